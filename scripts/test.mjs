@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Runs every test of the repository: builds what the tests read (turbo, cached), runs vitest once over
+// all workspaces, and ends with the plain line `N passed, N failed` that CI reads. Exits non-zero on any
+// failure, and when no test ran at all.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureInstalled } from './ensure-installed.mjs';
+import { run } from './run.mjs';
+
+ensureInstalled();
+const built = await run('npx', ['turbo', 'run', 'build', 'lint:spec', '--output-logs=errors-only']);
+if (built !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const reportDir = '.test-reports';
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+const report = `${reportDir}/vitest.json`;
+const code = await run('npx', [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2),
+]);
+
+let passed = 0;
+let failed = 0;
+try {
+  const summary = JSON.parse(readFileSync(report, 'utf8'));
+  passed = summary.numPassedTests;
+  failed = summary.numFailedTests + (summary.numRuntimeErrorTestSuites ?? 0);
+  if (!summary.success && failed === 0) failed = 1;
+} catch {
+  failed = 1;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(code !== 0 || failed > 0 || passed === 0 ? 1 : 0);
