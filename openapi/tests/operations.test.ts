@@ -30,14 +30,23 @@ function camelCase(path: string): string {
   return path.replace(/^\//, '').replace(/[{}]/g, '').replace(/[-/](\w)/g, (_m, c: string) => c.toUpperCase());
 }
 
+// The fixed values a string schema allows: its enum or const, and those of its anyOf/oneOf branches
+// (a templated code such as `no-<registry>-source` is a pattern and has none).
+function constantsOf(document: OpenApiDocument, schema: Schema | undefined): string[] {
+  const resolved = resolve(document, schema);
+  if (!resolved) return [];
+  const own = Array.isArray(resolved.enum) ? (resolved.enum as string[]) : typeof resolved.const === 'string' ? [resolved.const] : [];
+  const branches = [...((resolved.anyOf as Schema[]) ?? []), ...((resolved.oneOf as Schema[]) ?? [])];
+  return [...own, ...branches.flatMap((branch) => constantsOf(document, branch))];
+}
+
 function errorCodesOf(document: OpenApiDocument, schema: Schema | undefined): string[] {
   const resolved = resolve(document, schema);
   if (!resolved) return [];
   const codes: string[] = [];
   const properties = (resolved.properties ?? {}) as Record<string, Schema>;
   for (const key of errorKeys) {
-    const property = resolve(document, properties[key]);
-    if (Array.isArray(property?.enum)) codes.push(...(property.enum as string[]));
+    codes.push(...constantsOf(document, properties[key]));
   }
   for (const combinator of ['oneOf', 'anyOf', 'allOf']) {
     for (const branch of (resolved[combinator] as Schema[] | undefined) ?? []) codes.push(...errorCodesOf(document, branch));

@@ -13,7 +13,7 @@ export function createDocumentValidator(document: OpenApiDocument) {
   addFormats.default(ajv);
   // `binary` marks raw file bytes in OpenAPI; any string stands for them in an example.
   ajv.addFormat('binary', true);
-  const id = 'urn:openapi-document';
+  const id = 'urn:idv:openapi-document';
   ajv.addSchema(document as object, id);
   const cache = new Map<string, ReturnType<typeof ajv.compile>>();
   return (pointer: string, value: unknown): string[] => {

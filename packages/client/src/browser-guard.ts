@@ -1,0 +1,15 @@
+/**
+ * The company key is a secret that unlocks every session of the company. In a browser anyone can read
+ * it, so a client refuses to start there unless its caller says, in code, that it knows what it does
+ * (for example in an internal tool behind a login, or against the local mock).
+ */
+export function assertServerSide(allowBrowser: boolean | undefined): void {
+  const inBrowser = typeof window !== 'undefined' && typeof (window as { document?: unknown }).document !== 'undefined';
+  if (inBrowser && allowBrowser !== true) {
+    throw new Error(
+      'Refusing to create an identity verification client in a browser: the company key would be readable by ' +
+        'anyone who opens the page. Call the service from your server, or pass allowBrowser: true if this ' +
+        'page is only for trusted users or the local mock.',
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import { parseTar } from 'nanotar';
+import { sniffMediaType } from './body.js';
+
+export type DecodedDataUri = { contentType: string; bytes: Uint8Array };
+
+const dataUriPattern = /^data:([^;,]+)((?:;[^;,=]+=[^;,]+)*)(;base64)?,(.*)$/s;
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64.replace(/\s+/g, ''));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+/** Decodes a data URI of the kind the service returns (PDF export, face photo, tar archives). */
+export function decodeDataUri(uri: string): DecodedDataUri {
+  const match = dataUriPattern.exec(uri);
+  if (!match) throw new TypeError('Not a data URI: expected data:<media type>[;base64],<data>');
+  const [, contentType, , base64, data = ''] = match;
+  const bytes = base64 ? base64ToBytes(data) : new TextEncoder().encode(decodeURIComponent(data));
+  return { contentType: contentType!.toLowerCase(), bytes };
+}
+
+/** The media types upload-file accepts. */
+export const uploadMediaTypes = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type UploadMediaType = (typeof uploadMediaTypes)[number];
+
+/**
+ * Makes the base64 data URI that upload-file takes. The media type is read from the bytes' magic number
+ * (or given), and must be one the service accepts and agree with the bytes.
+ */
+export function toUploadDataUri(bytes: Uint8Array, contentType?: UploadMediaType): string {
+  const sniffed = sniffMediaType(bytes);
+  const type = contentType ?? sniffed;
+  if (!(uploadMediaTypes as readonly string[]).includes(type)) {
+    throw new TypeError(`upload-file accepts ${uploadMediaTypes.join(', ')}; these bytes are ${sniffed}`);
+  }
+  if (type !== sniffed) throw new TypeError(`The bytes are ${sniffed}, not the declared ${type}`);
+  return `data:${type};base64,${bytesToBase64(bytes)}`;
+}
+
+export type TarEntry = { name: string; size: number; bytes: Uint8Array };
+
+/**
+ * Reads the files of a tar archive (visual markers, video call shots, all video call videos), given as
+ * the service's data URI or as bytes. Folders are left out.
+ */
+export function readTarEntries(archive: string | Uint8Array): TarEntry[] {
+  const bytes = typeof archive === 'string' ? decodeDataUri(archive).bytes : archive;
+  return parseTar(bytes)
+    .filter((entry) => entry.type === 'file' || entry.type === undefined)
+    .map((entry) => ({ name: entry.name, size: entry.size ?? entry.data?.length ?? 0, bytes: entry.data ?? new Uint8Array() }));
+}
