@@ -22,10 +22,13 @@ const typeRef = (name) => ts.factory.createTypeReferenceNode(ts.factory.createId
 const fileInRequest = ts.factory.createUnionTypeNode([typeRef('Blob'), typeRef('Uint8Array')]);
 const fileInResponse = typeRef('Blob');
 
+// A request body is inline under requestBody or a schema named `<OperationId>Request` (openapi/README.md).
+const isInRequest = (path = '') => path.includes('/requestBody/') || /\/components\/schemas\/[^/]+Request(\/|$)/.test(path);
+
 // A file the caller sends may be a Blob or raw bytes; a file the service answers with arrives as a Blob.
 function transform(schema, options) {
   if (schema.format !== 'binary') return undefined;
-  return options.path?.includes('/requestBody/') ? fileInRequest : fileInResponse;
+  return isInRequest(options.path) ? fileInRequest : fileInResponse;
 }
 
 function bodyKind(content = {}) {
@@ -76,14 +79,14 @@ export async function generateAll() {
   for (const file of readdirSync(bundleDir).filter((f) => f.endsWith('.json')).sort()) {
     const name = file.replace(/\.json$/, '');
     const document = JSON.parse(readFileSync(join(bundleDir, file), 'utf8'));
-    const ast = await openapiTS(structuredClone(document), { transform, silent: true });
+    const ast = await openapiTS(structuredClone(document), { transform, silent: true, rootTypes: true, rootTypesNoSchemaPrefix: true });
     files.set(`${name}.ts`, header(`openapi/${name}`) + astToString(ast));
     const table = JSON.stringify(operationTable(document), null, 2);
     files.set(
       `${name}-operations.ts`,
       header(`openapi/${name}`) +
         `/** Every operation of the ${name} interface by operationId: path, retry safety and body encodings. */\n` +
-        `export const operations = ${table} as const;\n`,
+        `export const operationTable = ${table} as const;\n`,
     );
   }
   return files;
