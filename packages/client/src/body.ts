@@ -24,7 +24,7 @@ export function jsonBody(params: object | undefined, keyField: KeyField, company
  */
 export function multipartBody(params: object | undefined, keyField: KeyField, companyKey: string): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ ...params, [keyField]: companyKey })) {
+  for (const [name, value] of Object.entries({ ...params, [keyField]: companyKey }) as [string, unknown][]) {
     if (value === undefined || value === null) continue;
     if (value instanceof Blob) form.append(name, value, name);
     else if (value instanceof Uint8Array) form.append(name, new Blob([value as Uint8Array<ArrayBuffer>], { type: sniffMediaType(value) }), name);

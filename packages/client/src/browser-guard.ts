@@ -3,8 +3,9 @@
  * it, so a client refuses to start there unless its caller says, in code, that it knows what it does
  * (for example in an internal tool behind a login, or against the local mock).
  */
-export function assertServerSide(allowBrowser: boolean | undefined): void {
-  const inBrowser = typeof window !== 'undefined' && typeof (window as { document?: unknown }).document !== 'undefined';
+export function assertServerSide(allowBrowser: boolean | undefined, scope: object = globalThis): void {
+  const page = (scope as { window?: { document?: unknown } }).window;
+  const inBrowser = page !== undefined && page.document !== undefined;
   if (inBrowser && allowBrowser !== true) {
     throw new Error(
       'Refusing to create an identity verification client in a browser: the company key would be readable by ' +

@@ -79,7 +79,7 @@ export async function generateAll() {
   for (const file of readdirSync(bundleDir).filter((f) => f.endsWith('.json')).sort()) {
     const name = file.replace(/\.json$/, '');
     const document = JSON.parse(readFileSync(join(bundleDir, file), 'utf8'));
-    const ast = await openapiTS(structuredClone(document), { transform, silent: true, rootTypes: true, rootTypesNoSchemaPrefix: true });
+    const ast = await openapiTS(structuredClone(document), { transform, silent: true, rootTypes: true, rootTypesNoSchemaPrefix: true, defaultNonNullable: false });
     files.set(`${name}.ts`, header(`openapi/${name}`) + astToString(ast));
     const table = JSON.stringify(operationTable(document), null, 2);
     files.set(

@@ -1930,7 +1930,7 @@ export interface components {
              * @example false
              */
             exportProofOfAddress?: boolean;
-        } | {
+        } & ({
             /** @constant */
             exportSession: true;
         } | {
@@ -1939,7 +1939,7 @@ export interface components {
         } | {
             /** @constant */
             exportProofOfAddress: true;
-        };
+        });
         /**
          * PdfDataUri
          * @description A PDF document as a data URI with media type `application/pdf`, base64 encoded.
@@ -2917,7 +2917,7 @@ export interface components {
              * @example Reported by the fraud team
              */
             notes?: string;
-        } | unknown | unknown | unknown | unknown | unknown;
+        } & (unknown | unknown | unknown | unknown | unknown);
         /** AddBlacklistRecordRequest */
         AddBlacklistRecordRequest: {
             companyKey: components["schemas"]["CompanyKey"];
@@ -3630,7 +3630,7 @@ export interface components {
              * @default false
              * @example true
              */
-            emailVerified: boolean;
+            emailVerified?: boolean;
             /**
              * @description First name of the user.
              * @example Jane
@@ -3650,7 +3650,7 @@ export interface components {
              *       "operator"
              *     ]
              */
-            rights: components["schemas"]["UserRole"][];
+            rights?: components["schemas"]["UserRole"][];
         };
         /** CreateUserResponse */
         CreateUserResponse: {

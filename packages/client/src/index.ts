@@ -1,0 +1,10 @@
+export { createClient, type IdvClient } from './client.js';
+export { createLegacyClient, type IdvLegacyClient } from './legacy.js';
+export type { ClientOptions } from './options.js';
+export type { CallOptions } from './core.js';
+export { IdvApiError, IdvNetworkError, IdvRateLimitError, type ErrorKey } from './errors.js';
+export { createThrottle, type Clock, type Throttle } from './rate-limit.js';
+export type { RetryOptions } from './retry.js';
+export type { OperationError, OperationResult, ParamsOf, SuccessOf, ErrorCodeOf } from './operation-types.js';
+export { decodeDataUri, toUploadDataUri, readTarEntries, uploadMediaTypes, type DecodedDataUri, type TarEntry, type UploadMediaType } from './media.js';
+export { allBlacklistRecords, allMonitoringRecords, allScreeningHits, type PageOptions } from './paginate.js';

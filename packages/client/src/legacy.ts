@@ -1,0 +1,34 @@
+import { legacyOperationTable, type LegacyOperations, type LegacyPaths } from '@idv-toolkit/types';
+import { buildOperationClient } from './operation-client.js';
+import type { Methods, OperationResult, ParamsOf } from './operation-types.js';
+import type { ClientOptions } from './options.js';
+
+/** `legacyGetResult` -> `getResult`: the legacy client's methods drop the prefix that keeps ids unique. */
+type Unprefixed<Id> = Id extends `legacy${infer Rest}` ? Uncapitalize<Rest> : Id;
+const unprefixed = (id: string) => id.replace(/^legacy(.)/, (_m, first: string) => first.toLowerCase());
+
+type LegacyMethods<Throw extends boolean> = {
+  [Id in keyof LegacyOperations as Unprefixed<Id>]: Methods<LegacyOperations, Throw>[Id];
+};
+type PostOf<Path extends keyof LegacyPaths> = NonNullable<LegacyPaths[Path]['post']>;
+
+/** The legacy interface: multipart requests with snake_case fields, `/external-api/.../` paths. */
+export type IdvLegacyClient<Throw extends boolean = true> = LegacyMethods<Throw> & {
+  POST<Path extends keyof LegacyPaths>(
+    path: Path,
+    init: { body?: ParamsOf<PostOf<Path>>; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<OperationResult<PostOf<Path>>>;
+};
+
+/**
+ * Creates a client of the legacy interface. Requests go as multipart form data with `company_key` added;
+ * media endpoints resolve to a `Blob`.
+ *
+ * ```ts
+ * const legacy = createLegacyClient({ companyKey: process.env.IDV_COMPANY_KEY!, baseUrl: 'http://127.0.0.1:4011' });
+ * const result = await legacy.getResult({ session_token: sessionId });
+ * ```
+ */
+export function createLegacyClient<Throw extends boolean = true>(options: ClientOptions<Throw>): IdvLegacyClient<Throw> {
+  return buildOperationClient(options, legacyOperationTable, 'company_key', unprefixed) as IdvLegacyClient<Throw>;
+}
