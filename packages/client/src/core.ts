@@ -19,6 +19,8 @@ export type CallOptions = {
   timeoutMs?: number;
   /** Values of the path's template parameters, e.g. `{ registry: 'companies-house' }`. */
   path?: Record<string, string>;
+  /** Extra headers for this call (e.g. Prism's `Prefer` to pick a mock example). */
+  headers?: Record<string, string>;
 };
 
 export type CoreSettings = {
@@ -84,7 +86,7 @@ export function createCore(settings: CoreSettings) {
           // A multipart body is built anew for each attempt: a FormData stream can be read only once.
           return fetch(url, {
             method: 'POST',
-            headers: multipart ? settings.headers : jsonHeaders,
+            headers: { ...(multipart ? settings.headers : jsonHeaders), ...options.headers },
             body: multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
             signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
           });

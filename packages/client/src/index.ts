@@ -1,5 +1,5 @@
 export { createClient, type IdvClient } from './client.js';
-export { createLegacyClient, type IdvLegacyClient } from './legacy.js';
+export { createLegacyClient, legacyMethodName, type IdvLegacyClient } from './legacy.js';
 export type { ClientOptions } from './options.js';
 export type { CallOptions } from './core.js';
 export { IdvApiError, IdvNetworkError, IdvRateLimitError, type ErrorKey } from './errors.js';

@@ -5,7 +5,8 @@ import type { ClientOptions } from './options.js';
 
 /** `legacyGetResult` -> `getResult`: the legacy client's methods drop the prefix that keeps ids unique. */
 type Unprefixed<Id> = Id extends `legacy${infer Rest}` ? Uncapitalize<Rest> : Id;
-const unprefixed = (id: string) => id.replace(/^legacy(.)/, (_m, first: string) => first.toLowerCase());
+/** The legacy client's method name of a legacy operationId: `legacyGetResult` -> `getResult`. */
+export const legacyMethodName = (id: string) => id.replace(/^legacy(.)/, (_m, first: string) => first.toLowerCase());
 
 type LegacyMethods<Throw extends boolean> = {
   [Id in keyof LegacyOperations as Unprefixed<Id>]: Methods<LegacyOperations, Throw>[Id];
@@ -30,5 +31,5 @@ export type IdvLegacyClient<Throw extends boolean = true> = LegacyMethods<Throw>
  * ```
  */
 export function createLegacyClient<Throw extends boolean = true>(options: ClientOptions<Throw>): IdvLegacyClient<Throw> {
-  return buildOperationClient(options, legacyOperationTable, 'company_key', unprefixed) as IdvLegacyClient<Throw>;
+  return buildOperationClient(options, legacyOperationTable, 'company_key', legacyMethodName) as IdvLegacyClient<Throw>;
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, transformSchemaObject } from 'openapi-typescript';
 import ts from 'typescript';
 
 const require = createRequire(import.meta.url);
@@ -26,9 +26,15 @@ const fileInResponse = typeRef('Blob');
 const isInRequest = (path = '') => path.includes('/requestBody/') || /\/components\/schemas\/[^/]+Request(\/|$)/.test(path);
 
 // A file the caller sends may be a Blob or raw bytes; a file the service answers with arrives as a Blob.
+// A form field of JSON text (`contentMediaType: application/json` with a `contentSchema`) may be given
+// as that JSON text or as the value itself, which the client encodes.
 function transform(schema, options) {
-  if (schema.format !== 'binary') return undefined;
-  return isInRequest(options.path) ? fileInRequest : fileInResponse;
+  if (schema.format === 'binary') return isInRequest(options.path) ? fileInRequest : fileInResponse;
+  if (schema.contentMediaType === 'application/json' && schema.contentSchema) {
+    const decoded = transformSchemaObject(schema.contentSchema, { ...options, path: `${options.path}/contentSchema` });
+    return ts.factory.createUnionTypeNode([decoded, ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)]);
+  }
+  return undefined;
 }
 
 function bodyKind(content = {}) {

@@ -602,22 +602,21 @@ export interface components {
              * @example cfg-kyc-standard-01
              */
             config_id?: string;
-            flags?: components["schemas"]["SessionFlags"];
             /**
-             * @description Steps to define, or to override: each replaces the configuration step with the same `key`. Sent as JSON text.
-             * @example [
-             *       {
-             *         "type": "liveness",
-             *         "key": "liveness",
-             *         "flags": {
-             *           "liveness": true,
-             *           "maxLivenessAttempts": 3
-             *         }
-             *       }
-             *     ]
+             * @description Session customization options, as JSON text. Their full list is not shown by the reference.
+             * @example {}
              */
-            steps?: components["schemas"]["SessionStep"][];
-            general?: components["schemas"]["GeneralOverrides"];
+            flags?: components["schemas"]["SessionFlags"] | string;
+            /**
+             * @description Steps to define, or to override, as JSON text of an array: each replaces the configuration step with the same `key`.
+             * @example [{"type":"liveness","key":"liveness","flags":{"liveness":true,"maxLivenessAttempts":3}}]
+             */
+            steps?: components["schemas"]["SessionStep"][] | string;
+            /**
+             * @description Per-session overrides of configuration values, as JSON text.
+             * @example {"language":"en","sessionLifetime":"60"}
+             */
+            general?: components["schemas"]["GeneralOverrides"] | string;
         };
         /**
          * LegacyBeginResponse
