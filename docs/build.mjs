@@ -1,17 +1,26 @@
 // Builds the self-contained API reference of each bundled description (Redoc with its script inlined,
-// so the pages render offline) and copies the landing page beside them into dist/.
+// so the pages render offline) and copies the landing page beside them into dist/. The pages must load
+// nothing from outside: Redoc's sidebar fetches its "API docs by Redocly" logo from a CDN, so that image
+// is replaced by a local one of the same words.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const bundles = dirname(require.resolve('@idv-toolkit/openapi/current.json'));
+const localLogo =
+  'data:image/svg+xml;base64,' +
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12">Redocly</text></svg>',
+  ).toString('base64');
 mkdirSync('dist', { recursive: true });
 for (const file of readdirSync(bundles).filter((name) => name.endsWith('.json'))) {
   const name = file.replace(/\.json$/, '');
-  execFileSync('redocly', ['build-docs', join(bundles, file), '--inlineBundle', '--output', `dist/${name}.html`], {
+  const output = `dist/${name}.html`;
+  execFileSync('npx', ['--no-install', 'redocly', 'build-docs', join(bundles, file), '--inlineBundle', '--output', output], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  writeFileSync(output, readFileSync(output, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, localLogo));
 }
 copyFileSync('site/index.html', 'dist/index.html');

@@ -7,5 +7,5 @@ import { parse } from 'yaml';
 const { apis } = parse(readFileSync(new URL('./redocly.yaml', import.meta.url), 'utf8'));
 for (const alias of Object.keys(apis)) {
   const name = alias.split('@')[0];
-  execFileSync('redocly', ['bundle', alias, '--output', `dist/${name}.json`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npx', ['--no-install', 'redocly', 'bundle', alias, '--output', `dist/${name}.json`], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
