@@ -1,7 +1,7 @@
 // Fresh bundles of both descriptions for the tests, made once per test file into a temporary folder, so a
 // test never reads a stale dist/ left by an earlier build.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ export function bundleAll(): Record<ApiName, OpenApiDocument> {
     });
     documents[name] = JSON.parse(readFileSync(file, 'utf8'));
   }
+  rmSync(out, { recursive: true, force: true });
   return documents;
 }
 

@@ -8,3 +8,4 @@ export type { RetryOptions } from './retry.js';
 export type { OperationError, OperationResult, ParamsOf, SuccessOf, ErrorCodeOf } from './operation-types.js';
 export { decodeDataUri, toUploadDataUri, readTarEntries, uploadMediaTypes, type DecodedDataUri, type TarEntry, type UploadMediaType } from './media.js';
 export { allBlacklistRecords, allMonitoringRecords, allScreeningHits, type PageOptions } from './paginate.js';
+export { createFetchClient, createLegacyFetchClient, type FetchClientOptions, type PathsWithoutKey } from './fetch-client.js';

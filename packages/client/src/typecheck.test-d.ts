@@ -41,3 +41,12 @@ test('the result style gives typed error codes', async () => {
     expectTypeOf(data.result).toEqualTypeOf<string>();
   }
 });
+
+test('the openapi-fetch client takes bodies without the key and knows the paths', async () => {
+  const { createFetchClient } = await import('./index.js');
+  const api = createFetchClient({ companyKey: 'ck_test_not_a_real_key_0000', baseUrl: 'http://127.0.0.1:4010' });
+  const { data } = await api.POST('/add-blacklist-record', { body: { query: { reason: 'r', lastName: 'Roe' } } });
+  expectTypeOf(data?.result).toEqualTypeOf<string | undefined>();
+  // @ts-expect-error no such path
+  await api.POST('/add-whitelist-record', { body: {} });
+});

@@ -1,0 +1,29 @@
+// The checks a publishable package must pass before a release: publint (package.json and files) and
+// Are The Types Wrong (`attw --pack`: the packed package resolves with types from ESM consumers).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+export function publishablePackages(root = 'packages') {
+  return readdirSync(root)
+    .map((name) => join(root, name))
+    .filter((dir) => {
+      try {
+        return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private !== true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+export async function checkPackage(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const { messages } = await publint({ pkgDir: dir, strict: true });
+  const problems = messages.map((message) => `publint: ${formatMessage(message, pkg) ?? message.code}`);
+  // ESM only by design: require() of an ESM package is not a goal, so CJS resolution modes are not checked.
+  const attw = spawnSync('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii'], { cwd: dir, encoding: 'utf8' });
+  if (attw.status !== 0) problems.push(`attw --pack: ${attw.stdout.trim() || attw.stderr.trim()}`);
+  return problems;
+}
