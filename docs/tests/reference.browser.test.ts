@@ -36,7 +36,7 @@ describe('the landing page', () => {
   });
 });
 
-describe.each(['current', 'legacy'])('the %s API reference', (name) => {
+describe.each(['current', 'legacy', 'sandbox'])('the %s API reference', (name) => {
   const { tags, paths } = bundle(name);
   const operations = Object.values(paths).map((item) => item.post);
   // Every fifth operation, so that each run looks at a spread of tags.

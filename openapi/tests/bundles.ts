@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const openapiDir = fileURLToPath(new URL('..', import.meta.url));
-export const apiNames = ['current', 'legacy'] as const;
+export const apiNames = ['current', 'legacy', 'sandbox'] as const;
 export type ApiName = (typeof apiNames)[number];
 
 export const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' };

@@ -23,7 +23,9 @@ const webhookNames = [
   'one-time-password-request', 'share-session-link-via-sms', 'share-session-link-via-email',
   'email-one-time-password-request', 'session-change', 'video-call-status-update',
 ];
-const companyKeyField = { current: 'companyKey', legacy: 'company_key' } as const;
+const sandboxPaths = ['complete-session', 'request-additional-information', 'reset', 'callbacks'].map((p) => `/sandbox/${p}`);
+const companyKeyField = { current: 'companyKey', legacy: 'company_key', sandbox: 'companyKey' } as const;
+const serverVariable = { current: 'base_url', legacy: 'legacy_base_url', sandbox: 'sandbox_url' } as const;
 const errorKeys = ['argumentError', 'error', 'internalError'];
 
 function camelCase(path: string): string {
@@ -59,7 +61,7 @@ const all = apiNames.flatMap((name) => operationsOf(name, documents[name]));
 describe('both descriptions', () => {
   it.each(apiNames)('%s is OpenAPI 3.1.0, version 1.0.0, with its base URL as a server variable', (name) => {
     const document = documents[name];
-    const variable = name === 'current' ? 'base_url' : 'legacy_base_url';
+    const variable = serverVariable[name];
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.0.0');
     expect(document.servers?.[0]?.url).toBe(`{${variable}}`);
@@ -70,6 +72,7 @@ describe('both descriptions', () => {
   it('have exactly the paths and callbacks of the reference', () => {
     expect(Object.keys(documents.current.paths).sort()).toEqual([...currentPaths].sort());
     expect(Object.keys(documents.legacy.paths).sort()).toEqual([...legacyPaths].sort());
+    expect(Object.keys(documents.sandbox.paths).sort()).toEqual([...sandboxPaths].sort());
     expect(Object.keys(documents.current.webhooks ?? {}).sort()).toEqual([...webhookNames].sort());
     expect(documents.legacy.webhooks ?? {}).toEqual({});
   });
@@ -81,14 +84,15 @@ describe('both descriptions', () => {
       const id = operation.operationId ?? '';
       expect(id, key).toMatch(/^[a-z][a-zA-Z0-9]*$/);
       if (api === 'legacy') expect(id, key).toMatch(/^legacy[A-Z]/);
+      else if (api === 'sandbox') expect(id, key).toMatch(/^sandbox[A-Z]/);
       else if (kind === 'webhook') expect(id, key).toBe(camelCase(key));
       else if (key === '/result') expect(id).toBe('getResult');
       else expect(id, key).toBe(camelCase(key));
     }
   });
 
-  it('use POST only', () => {
-    for (const { key, method } of all) expect(method, key).toBe('post');
+  it('use POST only, but for reading the sandbox callback log', () => {
+    for (const { key, method } of all) expect(method, key).toBe(key === '/sandbox/callbacks' ? 'get' : 'post');
   });
 
   it.each(apiNames)('%s: every operation has one declared tag, a summary and x-idempotent', (name) => {
@@ -139,15 +143,15 @@ describe('both descriptions', () => {
   });
 
   it('require the company key in every request body', () => {
-    for (const { api, kind, key, operation } of all) {
-      if (kind === 'webhook') continue;
+    for (const { api, kind, key, method, operation } of all) {
+      if (kind === 'webhook' || method === 'get' || key === '/sandbox/reset') continue;
       const document = documents[api];
       const validate = createDocumentValidator(document);
       const content = operation.requestBody?.content ?? {};
       expect(Object.keys(content), key).not.toHaveLength(0);
       expect(operation.requestBody?.required, key).toBe(true);
       for (const [mediaType, media] of Object.entries(content)) {
-        const pointer = `#/paths/${key.replaceAll('~', '~0').replaceAll('/', '~1')}/post/requestBody/content/${mediaType.replaceAll('/', '~1')}/schema`;
+        const pointer = `#/paths/${key.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/requestBody/content/${mediaType.replaceAll('/', '~1')}/schema`;
         const examples = Object.values(media.examples ?? {}).map((e) => e.value as Record<string, unknown>);
         expect(examples.length, `${key} has a request example`).toBeGreaterThan(0);
         for (const example of examples) {
@@ -162,8 +166,8 @@ describe('both descriptions', () => {
   });
 
   it('send legacy requests as multipart form data and current ones as JSON', () => {
-    for (const { api, kind, key, operation } of all) {
-      if (kind === 'webhook') continue;
+    for (const { api, kind, key, method, operation } of all) {
+      if (kind === 'webhook' || method === 'get') continue;
       const mediaTypes = Object.keys(operation.requestBody?.content ?? {});
       if (api === 'legacy') expect(mediaTypes, key).toEqual(['multipart/form-data']);
       else if (key === '/compare-faces') expect(mediaTypes).toEqual(['multipart/form-data']);

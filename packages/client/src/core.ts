@@ -6,8 +6,9 @@ import { defaultRetry, withRetries, type RetryOptions } from './retry.js';
 /** One row of the operation table generated from the spec (packages/types/src/generated/*-operations.ts). */
 export type OperationMeta = {
   readonly path: string;
+  readonly method: 'POST' | 'GET';
   readonly idempotent: boolean;
-  readonly request: 'json' | 'multipart' | 'none' | 'text' | 'binary';
+  readonly request: 'json' | 'multipart' | 'query' | 'none' | 'text' | 'binary';
   readonly response: 'json' | 'multipart' | 'none' | 'text' | 'binary';
   readonly pathParams: readonly string[];
 };
@@ -72,7 +73,8 @@ export function createCore(settings: CoreSettings) {
   const jsonHeaders = { 'content-type': 'application/json', ...settings.headers };
 
   return async function call(operationId: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}): Promise<CallResult> {
-    const url = urlFor(baseUrl, meta, operationId, options.path);
+    const query = meta.request === 'query';
+    const url = urlFor(baseUrl, meta, operationId, options.path) + (query ? `?${new URLSearchParams({ ...params, [keyField]: companyKey })}` : '');
     const multipart = meta.request === 'multipart';
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     let response: Response;
@@ -85,9 +87,9 @@ export function createCore(settings: CoreSettings) {
           );
           // A multipart body is built anew for each attempt: a FormData stream can be read only once.
           return fetch(url, {
-            method: 'POST',
-            headers: { ...(multipart ? settings.headers : jsonHeaders), ...options.headers },
-            body: multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
+            method: meta.method,
+            headers: { ...(multipart || query ? settings.headers : jsonHeaders), ...options.headers },
+            body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
             signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
           });
         },

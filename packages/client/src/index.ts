@@ -1,5 +1,6 @@
 export { createClient, type IdvClient } from './client.js';
 export { createLegacyClient, legacyMethodName, type IdvLegacyClient } from './legacy.js';
+export { createSandboxClient, type IdvSandboxClient } from './sandbox.js';
 export type { ClientOptions } from './options.js';
 export type { CallOptions } from './core.js';
 export { IdvApiError, IdvNetworkError, IdvRateLimitError, type ErrorKey } from './errors.js';

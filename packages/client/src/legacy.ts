@@ -3,13 +3,13 @@ import { buildOperationClient } from './operation-client.js';
 import type { Methods, OperationResult, ParamsOf } from './operation-types.js';
 import type { ClientOptions } from './options.js';
 
-/** `legacyGetResult` -> `getResult`: the legacy client's methods drop the prefix that keeps ids unique. */
-type Unprefixed<Id> = Id extends `legacy${infer Rest}` ? Uncapitalize<Rest> : Id;
+import { unprefixed, type Unprefixed } from './unprefixed.js';
+
 /** The legacy client's method name of a legacy operationId: `legacyGetResult` -> `getResult`. */
-export const legacyMethodName = (id: string) => id.replace(/^legacy(.)/, (_m, first: string) => first.toLowerCase());
+export const legacyMethodName = unprefixed('legacy');
 
 type LegacyMethods<Throw extends boolean> = {
-  [Id in keyof LegacyOperations as Unprefixed<Id>]: Methods<LegacyOperations, Throw>[Id];
+  [Id in keyof LegacyOperations as Unprefixed<Id, 'legacy'>]: Methods<LegacyOperations, Throw>[Id];
 };
 type PostOf<Path extends keyof LegacyPaths> = NonNullable<LegacyPaths[Path]['post']>;
 

@@ -65,16 +65,19 @@ function errorKeys(document, responses) {
 function operationTable(document) {
   const rows = {};
   for (const [path, item] of Object.entries(document.paths)) {
-    const operation = item.post;
-    if (!operation) continue;
-    rows[operation.operationId] = {
-      path,
-      idempotent: operation['x-idempotent'] === true,
-      request: bodyKind(operation.requestBody?.content),
-      response: bodyKind(operation.responses['200']?.content),
-      errorKeys: errorKeys(document, operation.responses),
-      pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
-    };
+    for (const method of ['post', 'get']) {
+      const operation = item[method];
+      if (!operation) continue;
+      rows[operation.operationId] = {
+        path,
+        method: method.toUpperCase(),
+        idempotent: operation['x-idempotent'] === true,
+        request: method === 'get' ? 'query' : bodyKind(operation.requestBody?.content),
+        response: bodyKind(operation.responses['200']?.content),
+        errorKeys: errorKeys(document, operation.responses),
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+      };
+    }
   }
   return rows;
 }

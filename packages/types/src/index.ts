@@ -13,10 +13,13 @@ export type {
   webhooks as CurrentWebhooks,
 } from './generated/current.js';
 export type { paths as LegacyPaths, operations as LegacyOperations, components as LegacyComponents } from './generated/legacy.js';
+export type { paths as SandboxPaths, operations as SandboxOperations } from './generated/sandbox.js';
+export type * as Sandbox from './generated/sandbox.js';
 
 /** Path, retry safety and body encodings of every operation, by operationId. */
 export { operationTable as currentOperationTable } from './generated/current-operations.js';
 export { operationTable as legacyOperationTable } from './generated/legacy-operations.js';
+export { operationTable as sandboxOperationTable } from './generated/sandbox-operations.js';
 
 // Resources of the current interface.
 export type {

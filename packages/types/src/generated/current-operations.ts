@@ -5,6 +5,7 @@
 export const operationTable = {
   "begin": {
     "path": "/begin",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -15,6 +16,7 @@ export const operationTable = {
   },
   "getResult": {
     "path": "/result",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -25,6 +27,7 @@ export const operationTable = {
   },
   "deleteSession": {
     "path": "/delete-session",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -35,6 +38,7 @@ export const operationTable = {
   },
   "exportSessionAsPdf": {
     "path": "/export-session-as-pdf",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -45,6 +49,7 @@ export const operationTable = {
   },
   "getSessionMainDocumentFacePhoto": {
     "path": "/get-session-main-document-face-photo",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -55,6 +60,7 @@ export const operationTable = {
   },
   "listSessionActivities": {
     "path": "/list-session-activities",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -65,6 +71,7 @@ export const operationTable = {
   },
   "getSessionStatisticalSummary": {
     "path": "/get-session-statistical-summary",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -75,6 +82,7 @@ export const operationTable = {
   },
   "getVisualMarkers": {
     "path": "/get-visual-markers",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -85,6 +93,7 @@ export const operationTable = {
   },
   "getSessionConfig": {
     "path": "/get-session-config",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -95,6 +104,7 @@ export const operationTable = {
   },
   "searchScreeningPerson": {
     "path": "/search-screening-person",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -105,6 +115,7 @@ export const operationTable = {
   },
   "getScreeningPersonDetails": {
     "path": "/get-screening-person-details",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -115,6 +126,7 @@ export const operationTable = {
   },
   "monitorScreeningQuery": {
     "path": "/monitor-screening-query",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -125,6 +137,7 @@ export const operationTable = {
   },
   "removeScreeningQueryFromMonitoring": {
     "path": "/remove-screening-query-from-monitoring",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -135,6 +148,7 @@ export const operationTable = {
   },
   "listScreeningMonitoringRecords": {
     "path": "/list-screening-monitoring-records",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -145,6 +159,7 @@ export const operationTable = {
   },
   "getScreeningDeltaRecords": {
     "path": "/get-screening-delta-records",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -155,6 +170,7 @@ export const operationTable = {
   },
   "addBlacklistRecord": {
     "path": "/add-blacklist-record",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -165,6 +181,7 @@ export const operationTable = {
   },
   "removeBlacklistRecord": {
     "path": "/remove-blacklist-record",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -175,6 +192,7 @@ export const operationTable = {
   },
   "listBlacklistRecords": {
     "path": "/list-blacklist-records",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -185,6 +203,7 @@ export const operationTable = {
   },
   "getVideoCallShots": {
     "path": "/get-video-call-shots",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -195,6 +214,7 @@ export const operationTable = {
   },
   "getVideoCallVideos": {
     "path": "/get-video-call-videos",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -205,6 +225,7 @@ export const operationTable = {
   },
   "endVideoCall": {
     "path": "/end-video-call",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -215,6 +236,7 @@ export const operationTable = {
   },
   "getQuestionFile": {
     "path": "/get-question-file",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -225,6 +247,7 @@ export const operationTable = {
   },
   "uploadFile": {
     "path": "/upload-file",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -235,6 +258,7 @@ export const operationTable = {
   },
   "getFile": {
     "path": "/get-file",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "binary",
@@ -245,6 +269,7 @@ export const operationTable = {
   },
   "deleteFile": {
     "path": "/delete-file",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -255,6 +280,7 @@ export const operationTable = {
   },
   "listGroups": {
     "path": "/list-groups",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -265,6 +291,7 @@ export const operationTable = {
   },
   "makeGroup": {
     "path": "/make-group",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -275,6 +302,7 @@ export const operationTable = {
   },
   "changeGroup": {
     "path": "/change-group",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -285,6 +313,7 @@ export const operationTable = {
   },
   "deleteGroup": {
     "path": "/delete-group",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -295,6 +324,7 @@ export const operationTable = {
   },
   "listUsers": {
     "path": "/list-users",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -305,6 +335,7 @@ export const operationTable = {
   },
   "createUser": {
     "path": "/create-user",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -316,6 +347,7 @@ export const operationTable = {
   },
   "deleteUser": {
     "path": "/delete-user",
+    "method": "POST",
     "idempotent": false,
     "request": "json",
     "response": "json",
@@ -326,6 +358,7 @@ export const operationTable = {
   },
   "compareFaces": {
     "path": "/compare-faces",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -336,6 +369,7 @@ export const operationTable = {
   },
   "checkSpoofing": {
     "path": "/check-spoofing",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -346,6 +380,7 @@ export const operationTable = {
   },
   "getTrustedDatabaseRecord": {
     "path": "/get-trusted-database-record",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",
@@ -356,6 +391,7 @@ export const operationTable = {
   },
   "checkInRegistry": {
     "path": "/check-in-{registry}",
+    "method": "POST",
     "idempotent": true,
     "request": "json",
     "response": "json",

@@ -5,6 +5,7 @@
 export const operationTable = {
   "legacyBegin": {
     "path": "/external-api/begin/",
+    "method": "POST",
     "idempotent": false,
     "request": "multipart",
     "response": "json",
@@ -15,6 +16,7 @@ export const operationTable = {
   },
   "legacyGetResult": {
     "path": "/external-api/result/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -25,6 +27,7 @@ export const operationTable = {
   },
   "legacyDelete": {
     "path": "/external-api/delete/",
+    "method": "POST",
     "idempotent": false,
     "request": "multipart",
     "response": "json",
@@ -35,6 +38,7 @@ export const operationTable = {
   },
   "legacyGetCardFront": {
     "path": "/external-api/result/card-front/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -45,6 +49,7 @@ export const operationTable = {
   },
   "legacyGetCardBack": {
     "path": "/external-api/result/card-back/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -55,6 +60,7 @@ export const operationTable = {
   },
   "legacyGetPassport": {
     "path": "/external-api/result/passport/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -65,6 +71,7 @@ export const operationTable = {
   },
   "legacyGetFace": {
     "path": "/external-api/result/face/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -75,6 +82,7 @@ export const operationTable = {
   },
   "legacyGetFaceVideo": {
     "path": "/external-api/result/face-video/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -85,6 +93,7 @@ export const operationTable = {
   },
   "legacyGetFaceDocument": {
     "path": "/external-api/result/face-document/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -95,6 +104,7 @@ export const operationTable = {
   },
   "legacyGetGeneralDocument": {
     "path": "/external-api/result/general-document/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "binary",
@@ -105,6 +115,7 @@ export const operationTable = {
   },
   "legacyExtractCardFront": {
     "path": "/external-api/card/front/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -115,6 +126,7 @@ export const operationTable = {
   },
   "legacyExtractCardBack": {
     "path": "/external-api/card/back/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -125,6 +137,7 @@ export const operationTable = {
   },
   "legacyExtractLicenseFront": {
     "path": "/external-api/license/front/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -135,6 +148,7 @@ export const operationTable = {
   },
   "legacyExtractLicenseBack": {
     "path": "/external-api/license/back/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -145,6 +159,7 @@ export const operationTable = {
   },
   "legacyExtractResidenceFront": {
     "path": "/external-api/residence/front/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -155,6 +170,7 @@ export const operationTable = {
   },
   "legacyExtractResidenceBack": {
     "path": "/external-api/residence/back/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
@@ -165,6 +181,7 @@ export const operationTable = {
   },
   "legacyExtractPassport": {
     "path": "/external-api/passport/",
+    "method": "POST",
     "idempotent": true,
     "request": "multipart",
     "response": "json",
