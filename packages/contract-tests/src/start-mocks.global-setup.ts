@@ -10,6 +10,6 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const { urls, stop } = await startMocks({ ports: { current: 0, legacy: 0 } });
-  project.provide('mockUrls', urls as { current: string; legacy: string });
+  project.provide('mockUrls', urls);
   return stop;
 }

@@ -39,12 +39,13 @@ function stopChild(child) {
 
 /**
  * Starts one Prism per interface on `host` (127.0.0.1 unless told otherwise). A port of 0, or a
- * default port that is taken, gets a free port; `strictPorts` makes a taken port an error instead.
- * Returns the URLs and a `stop()` that ends both.
+ * default port that is taken, gets a free port. Returns the URLs and a `stop()` that ends both.
  */
 export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000 } = {}) {
   const children = [];
-  const stop = () => Promise.all(children.map(stopChild));
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+  };
   try {
     const urls = {};
     for (const name of Object.keys(bundles)) {
