@@ -1,0 +1,94 @@
+// Reads a request body within the size limit and parses it as the route expects: JSON, or form data
+// (multipart or urlencoded, through busboy). Anything else is bad input, answered with the operation's
+// own error code by the caller.
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+
+/** The largest body the sandbox reads: the reference shows no limit; uploads are base64 data URIs. */
+export const maxBodyBytes = 16 * 1024 * 1024;
+
+export class BadInput extends Error {
+  constructor(
+    message: string,
+    /** The body was cut off unread: the connection must close after the answer. */
+    readonly unread = false,
+  ) {
+    super(message);
+  }
+}
+
+export type UploadedFile = { filename: string; mimeType: string; bytes: Buffer };
+export type ParsedBody = { fields: Record<string, unknown>; files: Record<string, UploadedFile> };
+
+function readAll(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        request.removeAllListeners('data');
+        request.pause();
+        reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function readForm(request: IncomingMessage): Promise<ParsedBody> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: { fileSize: maxBodyBytes, fieldSize: maxBodyBytes, fields: 100, files: 10 } });
+    } catch (error) {
+      return reject(new BadInput(`malformed form: ${(error as Error).message}`));
+    }
+    const body: ParsedBody = { fields: {}, files: {} };
+    let total = 0;
+    const tooLarge = () => reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
+    parser.on('field', (name, value) => {
+      total += value.length;
+      if (total > maxBodyBytes) tooLarge();
+      body.fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        chunks.push(chunk);
+      });
+      stream.on('limit', tooLarge);
+      stream.on('end', () => {
+        body.files[name] = { filename: info.filename, mimeType: info.mimeType, bytes: Buffer.concat(chunks) };
+      });
+    });
+    parser.on('error', (error) => reject(new BadInput(`malformed form: ${(error as Error).message}`)));
+    parser.on('close', () => (total > maxBodyBytes ? tooLarge() : resolve(body)));
+    request.pipe(parser);
+  });
+}
+
+export async function readBody(request: IncomingMessage, kind: 'json' | 'multipart'): Promise<ParsedBody> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (kind === 'multipart') {
+    if (type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded') {
+      await readAll(request).catch(() => undefined);
+      throw new BadInput(`expected form data, got ${type || 'no content type'}`);
+    }
+    return readForm(request);
+  }
+  const raw = await readAll(request);
+  if (type !== 'application/json' && !type.endsWith('+json')) throw new BadInput(`expected application/json, got ${type || 'no content type'}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadInput('malformed JSON');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadInput('the body is not a JSON object');
+  return { fields: value as Record<string, unknown>, files: {} };
+}

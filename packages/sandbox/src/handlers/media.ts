@@ -1,0 +1,3 @@
+import type { Handlers } from '../context.js';
+
+export const mediaHandlers: Handlers = {};

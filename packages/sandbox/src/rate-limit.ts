@@ -1,0 +1,32 @@
+// Per-IP rate limit as the reference gives it: more than `perMinute` requests in a minute from one IP
+// gets 529, and the IP stays blocked for `blockMs`. Hand-written rather than a library's because the
+// sandbox's clock is injectable (tests move time through blocks); the window is a fixed minute per IP.
+import type { Clock } from './clock.js';
+
+export type RateLimiter = { allow(ip: string): boolean; reset(): void };
+
+export function createRateLimiter({ perMinute, blockMs, clock }: { perMinute: number; blockMs: number; clock: Clock }): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  const blockedUntil = new Map<string, number>();
+  return {
+    allow(ip) {
+      const now = clock.now();
+      const until = blockedUntil.get(ip);
+      if (until !== undefined) {
+        if (now < until) return false;
+        blockedUntil.delete(ip);
+        windows.delete(ip);
+      }
+      let window = windows.get(ip);
+      if (!window || now - window.start >= 60_000) windows.set(ip, (window = { start: now, count: 0 }));
+      window.count += 1;
+      if (window.count <= perMinute) return true;
+      blockedUntil.set(ip, now + blockMs);
+      return false;
+    },
+    reset() {
+      windows.clear();
+      blockedUntil.clear();
+    },
+  };
+}

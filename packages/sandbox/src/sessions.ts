@@ -1,0 +1,128 @@
+// Sessions: creation from configurations, lookups that keep companies apart, status moves, expiry.
+import { refuse } from './codes.js';
+import type { SessionConfig, Step } from './companies.js';
+import type { Context } from './context.js';
+import type { Activity, Session, SessionStatus } from './state.js';
+
+const kybStepTypes = new Set(['company', 'beneficiaries', 'kyb-review']);
+/** Our choice when neither configuration nor request sets a lifetime: one day. */
+export const defaultLifetimeMinutes = 1440;
+
+export const applicantUrl = (context: Pick<Context, 'origin'>, id: string) => `${context.origin}/widget/?session_token=${id}`;
+
+/**
+ * The company's session, or the documented refusal: `invalid-access` when another company holds it (if
+ * the operation lists that code), else `session-not-found`.
+ */
+export function sessionOf(context: Context, id: unknown): Session {
+  if (typeof id !== 'string') refuse(context, 'session-not-found', 'wrong-parameters');
+  const session = context.state.sessions.get(context.company.companyKey, id);
+  if (session) return session;
+  if (context.state.sessions.ownerOf(id) !== undefined) refuse(context, 'invalid-access', 'session-not-found');
+  refuse(context, 'session-not-found', 'invalid-access', 'not-found', 'wrong-parameters');
+}
+
+export function record(context: Pick<Context, 'ids' | 'clock'>, session: Session, type: string, data: Record<string, unknown> = {}): Activity {
+  const activity = { id: context.ids.next('act'), type, time: new Date(context.clock.now()).toISOString(), data };
+  session.activities.push(activity);
+  return activity;
+}
+
+function lifetimeMinutes(context: Context, general: Record<string, unknown>): number {
+  const value = general.sessionLifetime ?? defaultLifetimeMinutes;
+  const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0) refuse(context, 'wrong-parameters');
+  return minutes;
+}
+
+/** Configuration steps with request steps replacing those of the same key; new keys are appended. */
+export function mergeSteps(base: Step[], overrides: Step[] = []): Step[] {
+  const byKey = new Map(overrides.map((step) => [step.key, step]));
+  const merged = base.map((step) => byKey.get(step.key) ?? step);
+  const known = new Set(base.map((step) => step.key));
+  return [...merged, ...overrides.filter((step) => !known.has(step.key))].map((step) => structuredClone(step));
+}
+
+export type SessionInput = {
+  configId?: string;
+  parentId?: string;
+  name?: string;
+  groupId?: string;
+  clientUserId?: string;
+  general?: Record<string, unknown>;
+  flags?: Record<string, unknown>;
+  steps?: Step[];
+};
+
+export function configOf(context: Context, configId: string | undefined): SessionConfig | undefined {
+  if (configId === undefined) return undefined;
+  return context.company.sessionConfigs.find((config) => config.id === configId) ?? refuse(context, 'wrong-parameters');
+}
+
+/** Creates a session; the saved configuration it starts from is copied, never modified. */
+export function createSession(context: Context, input: SessionInput): Session {
+  const config = configOf(context, input.configId);
+  if (input.parentId !== undefined) sessionOf(context, input.parentId);
+  if (input.groupId !== undefined && !context.state.groups.get(context.company.companyKey, input.groupId)) refuse(context, 'wrong-parameters', 'invalid-access');
+  const general = { ...structuredClone(config?.general ?? {}), ...structuredClone(input.general ?? {}) };
+  const steps = mergeSteps(config?.steps ?? defaultSteps, input.steps);
+  const now = context.clock.now();
+  const session: Session = {
+    id: context.ids.next('sess'),
+    kind: steps.some((step) => kybStepTypes.has(step.type)) ? 'kyb' : 'kyc',
+    configId: config?.id,
+    name: input.name,
+    parentId: input.parentId,
+    steps,
+    general,
+    flags: structuredClone(input.flags ?? {}),
+    clientUserId: input.clientUserId,
+    groupId: input.groupId,
+    createdAt: now,
+    expiresAt: now + lifetimeMinutes(context, general) * 60_000,
+    status: 'created',
+    activities: [],
+  };
+  if (steps.some((step) => step.type === 'video-call')) {
+    session.videoCall = { roomId: context.ids.next('room'), roomStatus: 'created', compositionStatus: null, videoFileStatus: null, videoFileId: null };
+  }
+  record(context, session, 'SESSION_CREATED', { configId: config?.id ?? null });
+  context.state.sessions.put(context.company.companyKey, session.id, session);
+  return session;
+}
+
+/** A child of `parent` with a fresh applicant URL, as an additional-information request makes it. */
+export function createChild(context: Context, parent: Session): Session {
+  return createSession(context, { configId: parent.configId, parentId: parent.id, general: parent.general, steps: parent.steps });
+}
+
+/** Without configuration or steps the service starts a default session; this is the sandbox's default. */
+export const defaultSteps: Step[] = [
+  { type: 'identity-document', key: 'identity-document', flags: { documentTypes: ['id', 'passport'] } },
+  { type: 'liveness', key: 'liveness', flags: { liveness: true, maxLivenessAttempts: 3 } },
+];
+
+export const isExpired = (context: Pick<Context, 'clock'>, session: Session) => context.clock.now() >= session.expiresAt;
+
+const callbackResult: Record<Exclude<SessionStatus, 'created'>, string> = {
+  approved: 'APPROVED',
+  rejected: 'REJECTED',
+  'manual-check': 'MANUAL_CHECK',
+  'additional-information-requested': 'ADDITIONAL_INFORMATION_REQUESTED',
+};
+
+/** Moves a session to a status, records it, and queues the session-change callback. */
+export function moveTo(context: Context, session: Session, status: Exclude<SessionStatus, 'created'>) {
+  session.status = status;
+  if (status !== 'additional-information-requested') session.finishedAt = context.clock.now();
+  record(context, session, 'STATUS_CHANGED', { status });
+  context.emit({ type: 'session-change', sessionId: session.id, result: callbackResult[status], ...(session.kind === 'kyb' ? { sessionType: 'kyb' } : {}) });
+}
+
+/** The session and every session below it (children, their children). */
+export function sessionTree(context: Context, root: Session): Session[] {
+  const all = context.state.sessions.list(context.company.companyKey);
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((s) => s.parentId === tree[i]!.id));
+  return tree;
+}

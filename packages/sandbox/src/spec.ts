@@ -1,0 +1,107 @@
+// Routes and request validation, built at start from the bundled OpenAPI documents: nothing about an
+// operation's path, body shape or error codes is written here a second time.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+const require = createRequire(import.meta.url);
+
+export type ApiName = 'current' | 'legacy' | 'sandbox';
+export const apiNames: ApiName[] = ['current', 'legacy', 'sandbox'];
+
+type Schema = Record<string, any>;
+type Document = { paths: Record<string, Record<string, any>>; components?: Record<string, Record<string, Schema>> };
+
+export type Route = {
+  api: ApiName;
+  method: 'POST' | 'GET';
+  path: string;
+  match: RegExp;
+  operationId: string;
+  body: 'json' | 'multipart' | 'query';
+  /** The 400 body's key: `argumentError`, or `error` for trusted-database and registry checks. */
+  errorKey: 'argumentError' | 'error';
+  /** The fixed codes the operation documents. */
+  codes: string[];
+  /** Form fields that carry JSON text (`contentMediaType: application/json`), with their decoded schema. */
+  jsonTextFields: { name: string; validate: ValidateFunction }[];
+  /** Form fields that carry files (`format: binary`). */
+  fileFields: string[];
+  validate: ValidateFunction;
+};
+
+export function loadDocument(api: ApiName): Document {
+  return JSON.parse(readFileSync(require.resolve(`@idv-toolkit/openapi/${api}.json`), 'utf8'));
+}
+
+const escape = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
+
+function resolve(document: Document, node: any): any {
+  while (node?.$ref) node = node.$ref.slice(2).split('/').reduce((at: any, key: string) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+  return node;
+}
+
+function constants(document: Document, node: any): string[] {
+  const schema = resolve(document, node);
+  if (!schema) return [];
+  const own = Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : [];
+  return [...own, ...[...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((branch: any) => constants(document, branch))];
+}
+
+function errorShape(document: Document, operation: any): { errorKey: Route['errorKey']; codes: string[] } {
+  const schema = resolve(document, resolve(document, operation.responses?.['400'])?.content?.['application/json']?.schema);
+  const branches = [schema, ...(schema?.oneOf ?? []), ...(schema?.anyOf ?? [])].map((b: any) => resolve(document, b));
+  for (const key of ['argumentError', 'error'] as const) {
+    const holders = branches.filter((b: any) => b?.properties?.[key]);
+    if (holders.length) return { errorKey: key, codes: holders.flatMap((b: any) => constants(document, b.properties[key])) };
+  }
+  return { errorKey: 'argumentError', codes: [] };
+}
+
+export function buildRoutes(): Route[] {
+  const routes: Route[] = [];
+  for (const api of apiNames) {
+    const document = loadDocument(api);
+    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
+    addFormats.default(ajv);
+    ajv.addFormat('binary', true);
+    const id = `urn:idv:${api}`;
+    ajv.addSchema(document, id);
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of ['post', 'get'] as const) {
+        const operation = item[method];
+        if (!operation) continue;
+        const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
+        const base = { api, method: method.toUpperCase() as Route['method'], path, match: new RegExp(`^${pattern}$`), operationId: operation.operationId, ...errorShape(document, operation) };
+        if (method === 'get') {
+          const parameters = (operation.parameters ?? []).map((p: any) => resolve(document, p));
+          const schema = {
+            type: 'object',
+            properties: Object.fromEntries(parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, resolve(document, p.schema)])),
+            required: parameters.filter((p: any) => p.in === 'query' && p.required).map((p: any) => p.name),
+          };
+          routes.push({ ...base, body: 'query', jsonTextFields: [], fileFields: [], validate: ajv.compile(schema) });
+          continue;
+        }
+        const [mediaType, media] = Object.entries<any>(operation.requestBody.content)[0]!;
+        // Point at the schema itself, so that pointers into its properties resolve.
+        const pointer = media.schema.$ref ? `${id}${media.schema.$ref}` : `${id}#/paths/${escape(path)}/post/requestBody/content/${escape(mediaType)}/schema`;
+        const schema = resolve(document, media.schema);
+        const properties = Object.entries<any>(schema?.properties ?? {}).map(([name, p]) => [name, resolve(document, p)] as const);
+        routes.push({
+          ...base,
+          body: mediaType === 'multipart/form-data' ? 'multipart' : 'json',
+          validate: ajv.compile({ $ref: pointer }),
+          fileFields: properties.filter(([, p]) => p?.format === 'binary').map(([name]) => name),
+          jsonTextFields: properties
+            .filter(([, p]) => p?.contentMediaType === 'application/json' && p.contentSchema)
+            .map(([name]) => ({ name, validate: ajv.compile({ $ref: `${pointer}/properties/${escape(name)}/contentSchema` }) })),
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+export type ValidationProblem = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'message'>;
