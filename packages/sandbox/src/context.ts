@@ -19,6 +19,8 @@ export type Context = {
   origin: string;
   /** Queues a callback to the company (a no-op log entry when it has no callback URL). */
   emit(event: Record<string, unknown> & { type: string; sessionId: string }): void;
+  /** Every delivery attempt of the company's callbacks so far. */
+  callbackAttempts(): unknown[];
 };
 
 export type Reply = { json: unknown } | { bytes: Uint8Array; contentType: string };

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BadInput, readBody } from './body.js';
+import { createDispatcher, defaultDeliveryPolicy, type DeliveryPolicy } from './callbacks.js';
 import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
@@ -27,9 +28,9 @@ export type SandboxOptions = {
   /** How long an IP over the limit stays blocked (default 3600 s, as the service). */
   blockSeconds?: number;
   handlers?: Handlers;
+  /** Retry policy of callback deliveries (tests shorten the delays). */
+  deliveryPolicy?: DeliveryPolicy;
 };
-
-export type CallbackEvent = Record<string, unknown> & { type: string; sessionId: string; companyKey: string };
 
 /** Codes for a request whose key names no company, most specific first (Parts 5 and 7). */
 const keyCodes = ['invalid-company-key', 'company-missing', 'invalid-access', 'session-not-found', 'wrong-parameters', 'not-found'];
@@ -61,7 +62,8 @@ export function createSandbox(options: SandboxOptions = {}) {
   const state: State = memoryState();
   const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock });
   let ids: Ids = createIds(seed);
-  const events: CallbackEvent[] = [];
+  // Jitter of callback retries from its own seeded sequence, so that retries do not shift the IDs.
+  const dispatcher = createDispatcher({ clock, random: createIds(seed ^ 0x5eed).random, policy: options.deliveryPolicy ?? defaultDeliveryPolicy });
   let origin = 'http://127.0.0.1';
 
   const fail = (res: ServerResponse, route: Route, code: string, extra: Record<string, unknown> = {}, close = false) =>
@@ -77,14 +79,15 @@ export function createSandbox(options: SandboxOptions = {}) {
     clock,
     ids,
     origin,
-    emit: (event) => events.push({ ...event, companyKey: company.companyKey }),
+    emit: (event) => dispatcher.enqueue(company, event),
+    callbackAttempts: () => dispatcher.attempts(company.companyKey),
   });
 
   function reset() {
     state.clear();
     ids = createIds(seed);
     limiter.reset();
-    events.length = 0;
+    dispatcher.clear();
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: URL) {
@@ -193,7 +196,7 @@ export function createSandbox(options: SandboxOptions = {}) {
     handlers,
     state,
     companies,
-    events,
+    dispatcher,
     reset,
     /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
     async listen(port = 4020, host = '127.0.0.1'): Promise<string> {

@@ -30,6 +30,7 @@ export const controlHandlers: Handlers = {
     completeSession(context, sessionOf(context, context.body.sessionId), context.body.result);
     return { json: { result: true } };
   },
+  sandboxListCallbacks: (context) => ({ json: { result: context.callbackAttempts() } }),
   sandboxRequestAdditionalInformation(context) {
     moveTo(context, sessionOf(context, context.body.sessionId), 'additional-information-requested');
     return { json: { result: true } };
