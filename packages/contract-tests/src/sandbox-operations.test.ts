@@ -1,0 +1,44 @@
+// Every operation of both descriptions, called through the client against the sandbox, with only its
+// required fields and with all of them, on state made for it: the answer must be a 200 that matches the
+// operation's 200 schema, or, where the generated request cannot succeed, one of its documented codes.
+import { IdvApiError } from '@idv-toolkit/client';
+import { describe, expect, inject, it } from 'vitest';
+import { createValidator, documents, operations, type ApiName, type OperationEntry } from './documents.js';
+import { makeFixtures, sandboxClients, withFixtures } from './sandbox-fixtures.js';
+import { valueOf } from './request-values.js';
+import { legacyMethodName } from '@idv-toolkit/client';
+
+const url = inject('sandboxUrl');
+const { idv, legacy } = sandboxClients(url);
+const clients: Record<ApiName, Record<string, Function>> = { current: idv as never, legacy: legacy as never };
+const validators = { current: createValidator(documents.current), legacy: createValidator(documents.legacy) };
+const keyField = { current: 'companyKey', legacy: 'company_key' } as const;
+
+function paramsOf({ api, operation }: OperationEntry, allFields: boolean): Record<string, unknown> {
+  const [, media] = Object.entries(operation.requestBody!.content)[0]!;
+  const body = valueOf(documents[api], media.schema, allFields) as Record<string, unknown>;
+  delete body[keyField[api]];
+  return body;
+}
+
+describe.each(operations.map((entry) => [`${entry.api} ${entry.path}`, entry] as const))('sandbox %s', (_name, entry) => {
+  it.each([
+    ['only its required fields', false],
+    ['all its fields', true],
+  ])('answers a call with %s with a 200 its schema allows', async (_label, allFields) => {
+    const fixtures = await makeFixtures(url);
+    const { operationId } = entry.operation;
+    const method = clients[entry.api][entry.api === 'legacy' ? legacyMethodName(operationId) : operationId]!;
+    const params = withFixtures(paramsOf(entry, allFields), fixtures, operationId);
+    const data = await method(params, { path: { registry: 'companies-house' } }).catch((error: unknown) => {
+      throw error instanceof IdvApiError ? new Error(`${operationId} answered ${error.status} ${JSON.stringify(error.body)} to ${JSON.stringify(params)}`) : error;
+    });
+    const content = entry.operation.responses['200']!.content!;
+    if (content['application/json']) {
+      expect(validators[entry.api](['paths', entry.path, 'post', 'responses', '200', 'content', 'application/json', 'schema'], data)).toEqual([]);
+    } else {
+      expect(data).toBeInstanceOf(Blob);
+      expect(Object.keys(content)).toContain((data as Blob).type.split(';')[0]);
+    }
+  });
+});

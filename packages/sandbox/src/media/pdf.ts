@@ -1,0 +1,53 @@
+// Real PDF documents made with pdf-lib: one page (or more, when its text runs long) per section, in the
+// standard Helvetica font. Metadata dates come from the sandbox clock, so the same input gives the same
+// bytes.
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+
+export type PdfSection = { title: string; lines: string[] };
+
+const pageSize: [number, number] = [595.28, 841.89]; // A4 in points
+const margin = 56;
+const lineHeight = 16;
+const textSize = 11;
+
+/** Helvetica's WinAnsi encoding cannot draw every character: anything outside Latin-1 becomes '?'. */
+const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+
+function wrap(font: PDFFont, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of printable(text).split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(next, textSize) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  return [...lines, line];
+}
+
+export async function makePdf(title: string, sections: PdfSection[], at: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(printable(title));
+  doc.setCreator('IDV sandbox');
+  doc.setProducer('IDV sandbox (pdf-lib)');
+  doc.setCreationDate(new Date(at));
+  doc.setModificationDate(new Date(at));
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  for (const section of sections) {
+    let page: PDFPage = doc.addPage(pageSize);
+    let y = pageSize[1] - margin;
+    page.drawText(printable(section.title), { x: margin, y, size: 18, font: bold });
+    y -= 2 * lineHeight;
+    for (const text of section.lines.flatMap((l) => wrap(font, l, pageSize[0] - 2 * margin))) {
+      if (y < margin) {
+        page = doc.addPage(pageSize);
+        y = pageSize[1] - margin;
+      }
+      page.drawText(text, { x: margin, y, size: textSize, font });
+      y -= lineHeight;
+    }
+  }
+  return doc.save({ useObjectStreams: false });
+}
