@@ -10,3 +10,4 @@ export type { OperationError, OperationResult, ParamsOf, SuccessOf, ErrorCodeOf 
 export { decodeDataUri, toUploadDataUri, readTarEntries, uploadMediaTypes, type DecodedDataUri, type TarEntry, type UploadMediaType } from './media.js';
 export { allBlacklistRecords, allMonitoringRecords, allScreeningHits, type PageOptions } from './paginate.js';
 export { createFetchClient, createLegacyFetchClient, type FetchClientOptions, type PathsWithoutKey } from './fetch-client.js';
+export { CallbackError, parseCallback, parseCallbackNodeRequest, parseCallbackRequest, sameSecret, type CallbackEvent, type CallbackType } from './callbacks.js';

@@ -12,8 +12,10 @@ export type ErrorCodeOf<Op> =
   ErrorBodyOf<Op> extends infer Body ? (Body extends { argumentError: infer C } ? C : Body extends { error: infer C } ? C : never) : never;
 type PathParamsOf<Op> = Op extends { parameters: { path: infer P } } ? P : never;
 
-/** What the caller passes: the request body without the company key, which the client adds. */
-export type ParamsOf<Op> = DistributiveOmit<RequestBodyOf<Op>, 'companyKey' | 'company_key'>;
+type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : {};
+
+/** What the caller passes: the request body (or, for a GET, the query) without the company key, which the client adds. */
+export type ParamsOf<Op> = DistributiveOmit<[RequestBodyOf<Op>] extends [never] ? QueryOf<Op> : RequestBodyOf<Op>, 'companyKey' | 'company_key'>;
 
 /** The error an operation can end in: its documented 400 codes, the 529 block, or no answer at all. */
 export type OperationError<Op> = IdvApiError<ErrorBodyOf<Op>, Extract<ErrorCodeOf<Op>, string>> | IdvRateLimitError | IdvNetworkError;

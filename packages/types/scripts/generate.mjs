@@ -82,6 +82,32 @@ function operationTable(document) {
   return rows;
 }
 
+const deref = (document, node) => {
+  while (node?.$ref) node = document.components.schemas[node.$ref.split('/').pop()];
+  return node;
+};
+
+// What a callback receiver checks and a trigger sends, per event: required fields, each field's JSON
+// types and fixed values, and the event's first documented example.
+function webhookTable(document) {
+  const rows = {};
+  for (const [name, item] of Object.entries(document.webhooks ?? {})) {
+    const media = item.post.requestBody.content['application/json'];
+    const schema = deref(document, media.schema);
+    const fields = {};
+    for (const [field, property] of Object.entries(schema.properties ?? {})) {
+      const resolved = deref(document, property);
+      fields[field] = {
+        types: [].concat(resolved.type ?? []),
+        ...(resolved.enum ? { values: resolved.enum } : {}),
+        ...(resolved.const !== undefined ? { values: [resolved.const] } : {}),
+      };
+    }
+    rows[name] = { required: schema.required ?? [], fields, example: Object.values(media.examples ?? {})[0]?.value ?? schema.example };
+  }
+  return rows;
+}
+
 export async function generateAll() {
   const bundleDir = dirname(require.resolve('@idv-toolkit/openapi/current.json'));
   const files = new Map();
@@ -97,6 +123,14 @@ export async function generateAll() {
         `/** Every operation of the ${name} interface by operationId: path, retry safety and body encodings. */\n` +
         `export const operationTable = ${table} as const;\n`,
     );
+    if (document.webhooks) {
+      files.set(
+        `${name}-webhooks.ts`,
+        header(`openapi/${name}`) +
+          `/** Every callback of the ${name} interface: required fields, field types and values, and an example. */\n` +
+          `export const webhookTable = ${JSON.stringify(webhookTable(document), null, 2)} as const;\n`,
+      );
+    }
   }
   return files;
 }

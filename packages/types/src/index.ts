@@ -20,6 +20,8 @@ export type * as Sandbox from './generated/sandbox.js';
 export { operationTable as currentOperationTable } from './generated/current-operations.js';
 export { operationTable as legacyOperationTable } from './generated/legacy-operations.js';
 export { operationTable as sandboxOperationTable } from './generated/sandbox-operations.js';
+/** Required fields, field types and an example of every callback, by its type. */
+export { webhookTable } from './generated/current-webhooks.js';
 
 // Resources of the current interface.
 export type {

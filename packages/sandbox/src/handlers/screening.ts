@@ -1,3 +1,140 @@
-import type { Handlers } from '../context.js';
+// Screening: search of the bundled fictional watchlist (screening/watchlist.ts), person details, and
+// ongoing monitoring of searched names with its delta records. Bad input that the schema lets through
+// (a name without a letter or digit, an impossible date) gets the code the server gives malformed
+// screening requests: `access-denied` (`wrong-parameters` where documented) (our choice).
+import { refuse } from '../codes.js';
+import type { Context, Handlers } from '../context.js';
+import type { MonitoringQuery } from '../state.js';
+import { searchWatchlist } from '../screening/search.js';
+import { nameTokens } from '../screening/transliterate.js';
+import { watchlistEntry } from '../screening/watchlist.js';
 
-export const screeningHandlers: Handlers = {};
+/** Our choice where the reference shows no defaults: pages start at 0 and hold 100 items; no maximum. */
+export const defaultOffset = 0;
+export const defaultLimit = 100;
+/** The score at which a monitored name counts as matching a watchlist entry (our choice). */
+export const monitoringThreshold = 85;
+
+/**
+ * A monitoring query with what the sandbox keeps beside it: its duplicate key, and the watchlist entries
+ * it matched when monitoring began (the bundled list never changes, so they stay its matches).
+ */
+type Monitored = MonitoringQuery & { key: string; matchIds: string[] };
+
+const badInput = (context: Context): never => refuse(context, 'wrong-parameters', 'access-denied');
+
+/** The UTC calendar day of an optional ISO 8601 date-time. */
+function dayOf(context: Context, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? badInput(context) : new Date(time).toISOString().slice(0, 10);
+}
+
+function namedTokens(context: Context, fullName: unknown): string[] {
+  const tokens = typeof fullName === 'string' ? nameTokens(fullName) : [];
+  return tokens.length ? tokens : badInput(context);
+}
+
+/** Search and details need the paid screening right (Part 5: `payment-needed`). */
+function paid(context: Context) {
+  if (!context.company.screeningPaid) refuse(context, 'payment-needed');
+}
+
+/**
+ * Two monitoring queries are the same (`already-exists`) when their names have the same words after
+ * transliteration, in any order and case (they find the same hits), and their birthdayTimeFrom falls
+ * on the same UTC day, or both have none (our choice).
+ */
+const monitoringKey = (tokens: string[], day: string | undefined) => `${[...tokens].sort().join(' ')}|${day ?? ''}`;
+
+function page<T>(items: T[], start: number, limit: number): T[] {
+  return items.slice(start, start + limit);
+}
+
+export const screeningHandlers: Handlers = {
+  /** Hits scoring at least scoreThreshold, best first, then by name; persons born before birthdayTimeFrom left out. */
+  searchScreeningPerson(context: Context) {
+    const { query, offset = defaultOffset, limit = defaultLimit } = context.body;
+    namedTokens(context, query.fullName);
+    const bornFrom = dayOf(context, query.birthdayTimeFrom);
+    paid(context);
+    const hits = searchWatchlist(query.fullName, query.scoreThreshold, bornFrom);
+    return { json: { result: page(hits, offset, limit).map(({ entry, score }) => ({ personId: entry.personId, entityType: entry.entityType, name: entry.name, score, topics: [...entry.topics] })) } };
+  },
+
+  /** An unknown personId gives `access-denied` (our choice: the reference shows no code for it). */
+  getScreeningPersonDetails(context: Context) {
+    paid(context);
+    const entry = watchlistEntry(context.body.personId) ?? refuse(context, 'access-denied');
+    const { entityType, firstName, middleName, lastName, gender, birthdayTime, nationality, extraDetails } = entry;
+    const details = Object.fromEntries(Object.entries({ entityType, firstName, middleName, lastName, gender, birthdayTime, nationality }).filter(([, value]) => value !== undefined));
+    return { json: { result: { ...details, extraDetails: structuredClone(extraDetails) } } };
+  },
+
+  /**
+   * Starts monitoring a name. The record's lastUpdatedDate is the moment monitoring found watchlist
+   * entries for it (score at least monitoringThreshold): at once, since the bundled list never changes;
+   * a name that matches nothing has no lastUpdatedDate (our choice, for the reference's "present only
+   * for some records").
+   */
+  monitorScreeningQuery(context: Context) {
+    const { query } = context.body;
+    const company = context.company.companyKey;
+    const tokens = namedTokens(context, query.fullName);
+    const day = dayOf(context, query.birthdayTimeFrom);
+    const key = monitoringKey(tokens, day);
+    if ((context.state.monitoring.list(company) as Monitored[]).some((record) => record.key === key)) refuse(context, 'already-exists');
+    const matchIds = searchWatchlist(query.fullName, monitoringThreshold, day).map((hit) => hit.entry.personId);
+    const now = context.clock.now();
+    const record: Monitored = {
+      id: context.ids.next('mon'),
+      fullName: query.fullName.trim(),
+      ...(query.birthdayTimeFrom !== undefined ? { birthdayTimeFrom: query.birthdayTimeFrom } : {}),
+      createdAt: now,
+      ...(matchIds.length ? { lastUpdatedDate: new Date(now).toISOString() } : {}),
+      key,
+      matchIds,
+    };
+    context.state.monitoring.put(company, record.id, record);
+    return { json: { result: record.id } };
+  },
+
+  /** An unknown ID, or another company's, gives `access-denied` (our choice: the reference shows no code). */
+  removeScreeningQueryFromMonitoring(context: Context) {
+    if (!context.state.monitoring.delete(context.company.companyKey, context.body.id)) refuse(context, 'access-denied');
+    return { json: { result: true } };
+  },
+
+  /** Oldest first (our choice). With date, only records whose lastUpdatedDate is after it; total counts them. */
+  listScreeningMonitoringRecords(context: Context) {
+    const { start = defaultOffset, limit = defaultLimit, date } = context.body;
+    const after = date === undefined ? undefined : Date.parse(date);
+    if (after !== undefined && Number.isNaN(after)) badInput(context);
+    const records = context.state.monitoring
+      .list(context.company.companyKey)
+      .filter((record) => after === undefined || (record.lastUpdatedDate !== undefined && Date.parse(record.lastUpdatedDate) > after));
+    const data = page(records, start, limit).map((r) => ({ id: r.id, fullName: r.fullName, ...(r.lastUpdatedDate ? { lastUpdatedDate: r.lastUpdatedDate } : {}) }));
+    return { json: { result: { start, limit, total: records.length, data } } };
+  },
+
+  /**
+   * Delta records (our choice of meaning; the reference does not explain them): the watchlist entries
+   * that the company's monitored names match, each dated when monitoring first found it, oldest first.
+   * Empty until a monitored name matches something; an entry leaves when no monitored name matches it.
+   */
+  getScreeningDeltaRecords(context: Context) {
+    const found = new Map<string, string>();
+    for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
+      for (const id of record.matchIds) {
+        const date = record.lastUpdatedDate!;
+        if (!found.has(id) || found.get(id)! > date) found.set(id, date);
+      }
+    }
+    const deltas = [...found].map(([id, date]) => {
+      const entry = watchlistEntry(id)!;
+      return { date, fullName: entry.name, schema: entry.entityType, ...(entry.birthdayTime ? { birthDate: entry.birthdayTime } : {}) };
+    });
+    deltas.sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : x.fullName.localeCompare(y.fullName, 'en')));
+    return { json: { result: deltas } };
+  },
+};

@@ -37,16 +37,21 @@ export function jaroWinkler(a: string, b: string): number {
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
 export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // Three rolling rows: the swap looks two rows back.
+  let before = new Uint16Array(b.length + 1);
+  let previous = Uint16Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Uint16Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      current[j] = best;
     }
+    [before, previous, current] = [previous, current, before];
   }
-  return rows[a.length]![b.length]!;
+  return previous[b.length]!;
 }
 
 export function wordSimilarity(a: string, b: string): number {

@@ -1,10 +1,14 @@
-import { it } from 'vitest';
+import { it, expect } from 'vitest';
 import { searchWatchlist } from './search.js';
-import { watchlist } from './watchlist.js';
+import { editDistance } from './fuzzy.js';
 it('scratch', () => {
-console.log(watchlist.length);
-for (const q of ['Testavia Sampleova', 'Sampleova Testavia', 'Tesatvia Sampleova', 'Testavia Testovic', 'Теставия Сэмплеова', 'ტესტავია სამპლეოვა', 'Testavia', 'Muesterlein', 'Testbank', 'John Smith', 'Samplor Sampleov']) {
-  const hits = searchWatchlist(q, 0);
-  console.log(q, hits.slice(0, 5).map((h) => `${h.entry.name}=${h.score}`).join(', '), '| >=70:', hits.filter((h) => h.score >= 70).length, '>=85:', hits.filter((h) => h.score >= 85).length, 'median', hits[Math.floor(hits.length/2)]!.score);
-}
+  expect(editDistance('kitten','sitting')).toBe(3);
+  expect(editDistance('ab','ba')).toBe(1);
+  expect(editDistance('','abc')).toBe(3);
+  expect(editDistance('ca','abc')).toBe(3);
+  searchWatchlist('warm up', 0);
+  const t0 = performance.now();
+  for (let i = 0; i < 20; i++) searchWatchlist('Testavia Sampleova' + i, 0);
+  console.log('ms per search', (performance.now() - t0) / 20);
+  console.log(searchWatchlist('Tesatvia Sampleova', 0).slice(0,3).map(h=>h.score));
 });
