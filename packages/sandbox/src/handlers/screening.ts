@@ -14,24 +14,32 @@ export const defaultOffset = 0;
 export const defaultLimit = 100;
 /** The score at which a monitored name counts as matching a watchlist entry (our choice). */
 export const monitoringThreshold = 85;
+/**
+ * The longest fullName searched or monitored (our choice: the reference shows no limit). No real name
+ * comes near it, and it bounds the work of one search, whose cost grows with the name's length.
+ */
+export const maxNameLength = 256;
 
 /**
  * A monitoring query with what the sandbox keeps beside it: its duplicate key, and the watchlist entries
  * it matched when monitoring began (the bundled list never changes, so they stay its matches).
  */
-type Monitored = MonitoringQuery & { key: string; matchIds: string[] };
+type Monitored = MonitoringQuery & { key?: string; matchIds?: string[] };
 
 const badInput = (context: Context): never => refuse(context, 'wrong-parameters', 'access-denied');
 
-/** The UTC calendar day of an optional ISO 8601 date-time. */
+/**
+ * The calendar day of an optional ISO 8601 date-time, as written (our choice: birth dates are days, so
+ * the time and offset after the date do not move it; a person born that day is "on or after" it).
+ */
 function dayOf(context: Context, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(time) ? badInput(context) : new Date(time).toISOString().slice(0, 10);
+  const day = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] : undefined;
+  return day !== undefined && !Number.isNaN(Date.parse(value as string)) ? day : badInput(context);
 }
 
 function namedTokens(context: Context, fullName: unknown): string[] {
-  const tokens = typeof fullName === 'string' ? nameTokens(fullName) : [];
+  const tokens = typeof fullName === 'string' && fullName.length <= maxNameLength ? nameTokens(fullName) : [];
   return tokens.length ? tokens : badInput(context);
 }
 
@@ -83,7 +91,9 @@ export const screeningHandlers: Handlers = {
     const tokens = namedTokens(context, query.fullName);
     const day = dayOf(context, query.birthdayTimeFrom);
     const key = monitoringKey(tokens, day);
-    if ((context.state.monitoring.list(company) as Monitored[]).some((record) => record.key === key)) refuse(context, 'already-exists');
+    // A record stored some other way (without the key the sandbox keeps) gets its key from its fields.
+    const keyOf = (record: Monitored) => record.key ?? monitoringKey(nameTokens(record.fullName), record.birthdayTimeFrom?.slice(0, 10));
+    if ((context.state.monitoring.list(company) as Monitored[]).some((record) => keyOf(record) === key)) refuse(context, 'already-exists');
     const matchIds = searchWatchlist(query.fullName, monitoringThreshold, day).map((hit) => hit.entry.personId);
     const now = context.clock.now();
     const record: Monitored = {
@@ -125,8 +135,9 @@ export const screeningHandlers: Handlers = {
   getScreeningDeltaRecords(context: Context) {
     const found = new Map<string, string>();
     for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
-      for (const id of record.matchIds) {
-        const date = record.lastUpdatedDate!;
+      if (record.lastUpdatedDate === undefined) continue;
+      for (const id of record.matchIds ?? []) {
+        const date = record.lastUpdatedDate;
         if (!found.has(id) || found.get(id)! > date) found.set(id, date);
       }
     }

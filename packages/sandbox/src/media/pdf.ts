@@ -16,7 +16,11 @@ const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 function wrap(font: PDFFont, text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of printable(text).split(' ')) {
+  // A word wider than the line (an ID, a long number) is cut into pieces that fit.
+  const words = printable(text)
+    .split(' ')
+    .flatMap((word) => word.match(/.{1,60}/g) ?? ['']);
+  for (const word of words) {
     const next = line ? `${line} ${word}` : word;
     if (line && font.widthOfTextAtSize(next, textSize) > width) {
       lines.push(line);

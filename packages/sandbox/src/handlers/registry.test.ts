@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { samplePersons } from '../persons.js';
+import { codeOf, startTestSandbox } from '../sandbox.test-helper.js';
+import { jpegMagic, startsWith } from './files.test-helper.js';
+import { responseProblems } from './responses.test-helper.js';
+
+let t: Awaited<ReturnType<typeof startTestSandbox>>;
+beforeEach(async () => {
+  t = await startTestSandbox();
+});
+afterEach(() => t.close());
+
+/** The error body of a rejected call (these operations put the code under `error`). */
+async function errorBody(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { body?: unknown }).body;
+  }
+  return 'resolved';
+}
+
+describe('getTrustedDatabaseRecord', () => {
+  it("gives a sample person's record for their personal number", async () => {
+    const person = samplePersons[1]!;
+    const body = await t.a.getTrustedDatabaseRecord({ privateNumber: person.personalNumber, birthdayTime: `${person.birthday}T00:00:00.000Z`, issuingState: 'GE' });
+    expect(responseProblems('current', 'getTrustedDatabaseRecord', body)).toEqual([]);
+    expect(body.result).toMatchObject({
+      privateNumber: person.personalNumber,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      birthdayTime: `${person.birthday}T00:00:00.000Z`,
+      genderId: person.sex === 'F' ? '2' : '1',
+      document: { number: person.documentNumber, issueDate: `${person.issued}T00:00:00.000Z`, expireDate: `${person.expires}T00:00:00.000Z`, status: 'Valid' },
+      address: { activeAddress: person.address },
+    });
+    expect(startsWith(Buffer.from(body.result.photo!.photo!, 'base64'), jpegMagic)).toBe(true);
+  });
+
+  it('gives any other number a stable record under that number', async () => {
+    const first = await t.a.getTrustedDatabaseRecord({ privateNumber: '99999999999' });
+    expect(responseProblems('current', 'getTrustedDatabaseRecord', first)).toEqual([]);
+    expect(first.result.privateNumber).toBe('99999999999');
+    expect(samplePersons.map((p) => p.lastName)).toContain(first.result.lastName);
+    expect(await t.a.getTrustedDatabaseRecord({ privateNumber: '99999999999' })).toEqual(first);
+  });
+
+  it("without a private number looks up the session's person, or the first sample person", async () => {
+    const { id } = await t.a.begin({});
+    await t.control.completeSession({ sessionId: id, result: 'approved' });
+    const kyc = await t.legacyA.getResult({ session_token: id });
+    const ofSession = await t.a.getTrustedDatabaseRecord({ sessionId: id });
+    expect(ofSession.result).toMatchObject({ privateNumber: kyc.person?.personal_number, firstName: kyc.person?.first_name, lastName: kyc.person?.last_name });
+    const bare = await t.a.getTrustedDatabaseRecord({});
+    expect(responseProblems('current', 'getTrustedDatabaseRecord', bare)).toEqual([]);
+    expect(bare.result.privateNumber).toBe(samplePersons[0]!.personalNumber);
+  });
+
+  it('checks the session when one is sent', async () => {
+    const { id } = await t.a.begin({});
+    await expect(t.a.getTrustedDatabaseRecord({ privateNumber: '01001012345', sessionId: id })).resolves.toHaveProperty('result');
+    const { id: ofB } = await t.b.begin({});
+    expect(await errorBody(t.a.getTrustedDatabaseRecord({ privateNumber: '01001012345', sessionId: ofB }))).toEqual({ error: 'wrong-parameters' });
+    expect(await errorBody(t.a.getTrustedDatabaseRecord({ privateNumber: '01001012345', sessionId: 'sess_nope' }))).toEqual({ error: 'wrong-parameters' });
+  });
+
+  it('refuses a blank private number or a bad field', async () => {
+    expect(await errorBody(t.a.getTrustedDatabaseRecord({ privateNumber: '  ' }))).toEqual({ error: 'wrong-parameters' });
+    expect(await codeOf(t.a.getTrustedDatabaseRecord({ privateNumber: '01001012345', birthdayTime: 'yesterday' }))).toBe('wrong-parameters');
+  });
+
+  it('answers no-trusted-database-sources to a company without a source', async () => {
+    expect(await errorBody(t.b.getTrustedDatabaseRecord({ privateNumber: '01001012345' }))).toEqual({ error: 'no-trusted-database-sources' });
+  });
+});
+
+describe('checkInRegistry', () => {
+  const path = (registry: string) => ({ path: { registry } });
+
+  it("answers a stable record for one of the company's registries", async () => {
+    const body = await t.a.checkInRegistry({ registrationNumber: '12345678' } as never, path('companies-house'));
+    expect(responseProblems('current', 'checkInRegistry', body)).toEqual([]);
+    expect(body.result).toMatchObject({ registry: 'companies-house', found: true, registrationNumber: '12345678', query: { registrationNumber: '12345678' } });
+    expect(JSON.stringify(body)).not.toContain('ck_test');
+    expect(await t.a.checkInRegistry({ registrationNumber: '12345678' } as never, path('companies-house'))).toEqual(body);
+    const other = await t.a.checkInRegistry({ companyName: 'Anything Ltd' } as never, path('companies-house'));
+    expect(other.result).toMatchObject({ companyName: 'Anything Ltd', registrationNumber: expect.stringMatching(/^\d{8}$/) });
+  });
+
+  it('answers no-<registry>-source for a registry the company has no source for', async () => {
+    expect(await errorBody(t.a.checkInRegistry({}, path('other-registry')))).toEqual({ error: 'no-other-registry-source' });
+    expect(await errorBody(t.b.checkInRegistry({}, path('companies-house')))).toEqual({ error: 'no-companies-house-source' });
+  });
+
+  it('answers wrong-parameters for a registry name that is not lower-case letters, digits and dashes', async () => {
+    expect(await errorBody(t.a.checkInRegistry({}, path('Companies_House')))).toEqual({ error: 'wrong-parameters' });
+    expect(await errorBody(t.a.checkInRegistry({}, path('a b')))).toEqual({ error: 'wrong-parameters' });
+  });
+});

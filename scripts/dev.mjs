@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/. On each save, in this one
+// long-lived process: bundle and regenerate the types first (the fast path), then lint, reload the mocks
+// and the sandbox, and rebuild the docs, reporting it all in one short block.
+import { execFile } from 'node:child_process';
+import { watch } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { bundle, lint, loadConfig } from '@redocly/openapi-core';
+import { parse } from 'yaml';
+import { ensureInstalled } from './ensure-installed.mjs';
+import { quietEnv, run } from './run.mjs';
+
+ensureInstalled();
+if ((await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) !== 0) process.exit(1);
+
+const { startMocks } = await import('@idv-toolkit/mock');
+const { freePort } = await import('../packages/mock/src/ports.mjs');
+const { serveDocs } = await import('./serve-docs.mjs');
+const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
+const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
+
+const host = '127.0.0.1';
+const apis = Object.entries(parse(await readFile('openapi/redocly.yaml', 'utf8')).apis).map(([alias, { root }]) => ({ alias, name: alias.split('@')[0], root: `openapi/${root}` }));
+const docs = await serveDocs({ host, port: await freePort(host, 4000) });
+let mocks = await startMocks({ host });
+const sandboxPort = await freePort(host, 4020);
+let sandbox = createSandbox();
+await sandbox.listen(sandboxPort, host);
+const mockPorts = () => ({ current: Number(new URL(mocks.urls.current).port), legacy: Number(new URL(mocks.urls.legacy).port) });
+
+console.log(`API reference   ${docs.url}/\nMock, current   ${mocks.urls.current}\nMock, legacy    ${mocks.urls.legacy}`);
+console.log(`Sandbox         http://${host}:${sandboxPort}  (demo company key ${demoCompanyKey}, fake)`);
+console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
+
+const ms = (since) => `${Math.round(performance.now() - since)} ms`;
+
+async function writeIfChanged(path, text) {
+  const old = await readFile(path, 'utf8').catch(() => undefined);
+  if (old === text) return false;
+  await writeFile(path, text);
+  return true;
+}
+
+async function rebuild(changed) {
+  const began = performance.now();
+  const lines = [`[${new Date().toLocaleTimeString()}] ${changed}`];
+  const config = await loadConfig({ configPath: 'openapi/redocly.yaml' });
+  const bundled = [];
+  for (const api of apis) {
+    const { bundle: result, problems } = await bundle({ ref: api.root, config: config.forAlias(api.alias) });
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length) {
+      lines.push(`  bundle   ${api.name}: ${errors.length} error(s): ${errors[0].message}`);
+      console.log(lines.join('\n'));
+      return;
+    }
+    await mkdir('openapi/dist', { recursive: true });
+    if (await writeIfChanged(`openapi/dist/${api.name}.json`, JSON.stringify(result.parsed, null, 2))) bundled.push(api.name);
+  }
+  lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
+  if (!bundled.length) return console.log(lines.join('\n'));
+
+  const files = await generateAll();
+  const written = [];
+  for (const [name, content] of files) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
+  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save`);
+
+  const problems = [];
+  for (const api of apis) for (const p of await lint({ ref: api.root, config: config.forAlias(api.alias) })) problems.push(`${api.name}: ${p.ruleId}: ${p.message}`);
+  lines.push(`  lint     ${problems.length ? `${problems.length} problem(s)\n           ${problems.slice(0, 5).join('\n           ')}` : 'no problems'}`);
+
+  await sandbox.close();
+  sandbox = createSandbox();
+  await sandbox.listen(sandboxPort, host);
+  const ports = mockPorts();
+  await mocks.stop();
+  mocks = await startMocks({ host, ports });
+  lines.push(`  reload   mocks and sandbox (${ms(began)})`);
+  console.log(lines.join('\n'));
+
+  const docsBegan = performance.now();
+  await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
+    () => console.log(`  docs     rebuilt (${ms(docsBegan)})`),
+    (error) => console.log(`  docs     failed: ${error.message.split('\n')[0]}`),
+  );
+}
+
+let timer;
+let running = Promise.resolve();
+watch('openapi', { recursive: true }, (_event, file) => {
+  if (!file || /^(dist|released|tests|node_modules)\//.test(file) || !/\.(ya?ml)$/.test(file)) return;
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    running = running.then(() => rebuild(`openapi/${file} changed`)).catch((error) => console.log(`  failed   ${error.message}`));
+  }, 50);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    await Promise.all([docs.stop(), mocks.stop(), sandbox.close()]);
+    process.exit(0);
+  });
+}
