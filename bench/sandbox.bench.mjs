@@ -1,11 +1,12 @@
 // The sandbox against Prism (quiet) and a bare node:http server answering a fixed body, on the same
 // operations (add-blacklist-record, list-blacklist-records), in the same run, alternating rounds, each
-// server in its own process and the load from this one. Targets (issue: sandbox core): >= 4x Prism's
+// server in its own process and the load from wrk (Debian's; a JavaScript load generator saturates first). Targets (issue: sandbox core): >= 4x Prism's
 // requests per second, >= 40 % of bare node:http, p99 <= 5 ms at 10 connections, start-up < 0.5 s.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { startMocks } from '@idv-toolkit/mock';
-import { alternate, median } from './rounds.mjs';
+import { median } from './rounds.mjs';
+import { wrk } from './wrk.mjs';
 
 const require = createRequire(import.meta.url);
 const sandboxCli = require.resolve('@idv-toolkit/sandbox').replace(/index\.js$/, 'cli.js');
@@ -31,64 +32,36 @@ function startProcess(args) {
   });
 }
 
-function load(url) {
-  let n = 0;
-  return {
-    add: async () => {
-      const response = await fetch(`${url}/add-blacklist-record`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ companyKey: demoKey, query: { reason: 'Bench', documentNumber: `BENCH-${++n}` } }),
-      });
-      if (response.status !== 200) throw new Error(`add-blacklist-record answered ${response.status}`);
-      await response.text();
-    },
-    list: async () => {
-      const response = await fetch(`${url}/list-blacklist-records`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ companyKey: demoKey, query: { offset: 0, limit: 10 } }),
-      });
-      if (response.status !== 200) throw new Error(`list-blacklist-records answered ${response.status}`);
-      await response.text();
-    },
-  };
-}
+const bodies = {
+  add: JSON.stringify({ companyKey: demoKey, query: { reason: 'Bench', documentNumber: 'BENCH-%n' } }),
+  list: JSON.stringify({ companyKey: demoKey, query: { offset: 0, limit: 10 } }),
+};
+const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 
-async function p99(once, { total, concurrency }) {
-  const times = [];
-  let started = 0;
-  const worker = async () => {
-    while (started++ < total) {
-      const t0 = process.hrtime.bigint();
-      await once();
-      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length * 0.99)];
-}
-
-export async function sandboxBench({ rounds = 5, total = 2_000, concurrency = 10 } = {}) {
+export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10 } = {}) {
   const sandbox = await startProcess([sandboxCli, '--port', '0', '--rate-limit', '1000000000']);
   const bare = await startProcess(['-e', bareServer]);
   const prism = await startMocks({ ports: { current: 0, legacy: 0 } });
-  const targets = { sandbox: load(sandbox.url), prism: load(prism.urls.current), bare: load(bare.url) };
+  const urls = { sandbox: sandbox.url, prism: prism.urls.current, bare: bare.url };
+  if (process.env.BENCH_DEBUG) console.log(urls);
   const results = {};
   try {
     for (const operation of ['add', 'list']) {
-      const figures = await alternate(
-        { sandbox: targets.sandbox[operation], prism: targets.prism[operation], bare: targets.bare[operation] },
-        { rounds, total, concurrency },
-      );
+      const figures = { sandbox: [], prism: [], bare: [] };
+      for (const name of Object.keys(urls)) await wrk(urls[name] + paths[operation], bodies[operation], { seconds: 1, connections });
+      for (let round = 0; round < rounds; round++) {
+        const order = Object.keys(urls);
+        if (round % 2) order.reverse();
+        for (const name of order) figures[name].push(await wrk(urls[name] + paths[operation], bodies[operation], { seconds, connections }));
+      }
+      const rps = (name) => figures[name].map((f) => f.rps);
       results[operation] = {
-        sandboxRps: median(figures.sandbox),
-        prismRps: median(figures.prism),
-        bareRps: median(figures.bare),
-        vsPrism: median(figures.sandbox.map((rps, i) => rps / figures.prism[i])),
-        vsBare: median(figures.sandbox.map((rps, i) => rps / figures.bare[i])),
-        p99Ms: await p99(targets.sandbox[operation], { total, concurrency }),
+        sandboxRps: median(rps('sandbox')),
+        prismRps: median(rps('prism')),
+        bareRps: median(rps('bare')),
+        vsPrism: median(rps('sandbox').map((r, i) => r / rps('prism')[i])),
+        vsBare: median(rps('sandbox').map((r, i) => r / rps('bare')[i])),
+        p99Ms: median(figures.sandbox.map((f) => f.p99Ms)),
       };
     }
   } finally {
@@ -96,5 +69,5 @@ export async function sandboxBench({ rounds = 5, total = 2_000, concurrency = 10
     bare.child.kill();
     await prism.stop();
   }
-  return { startupMs: sandbox.startupMs, rounds, total, concurrency, ...results };
+  return { startupMs: sandbox.startupMs, rounds, seconds, connections, ...results };
 }

@@ -11,6 +11,9 @@ export interface Collection<T> {
   put(company: string, id: string, record: T): void;
   delete(company: string, id: string): boolean;
   list(company: string): T[];
+  /** `limit` records from `offset` on, in insertion order, without copying the whole collection. */
+  page(company: string, offset: number, limit: number): T[];
+  count(company: string): number;
   clear(): void;
 }
 
@@ -35,6 +38,16 @@ export function memoryCollection<T>(): Collection<T> {
       return deleted;
     },
     list: (company) => [...(byCompany.get(company)?.values() ?? [])],
+    page: (company, offset, limit) => {
+      const out: T[] = [];
+      let index = 0;
+      for (const record of byCompany.get(company)?.values() ?? []) {
+        if (out.length >= limit) break;
+        if (index++ >= offset) out.push(record);
+      }
+      return out;
+    },
+    count: (company) => byCompany.get(company)?.size ?? 0,
     clear: () => {
       byCompany.clear();
       owners.clear();

@@ -99,7 +99,8 @@ export const blacklistHandlers: Handlers = {
     const offset: number = query.offset ?? defaultOffset;
     const limit: number = query.limit ?? defaultLimit;
     // Oldest first (our choice: the reference shows no order), so pages stay put as records are added.
-    const records = context.state.blacklist.list(context.company.companyKey);
-    return { json: { result: { offset, limit, total: records.length, data: records.slice(offset, offset + limit).map(shown) } } };
+    const { blacklist } = context.state;
+    const company = context.company.companyKey;
+    return { json: { result: { offset, limit, total: blacklist.count(company), data: blacklist.page(company, offset, limit).map(shown) } } };
   },
 };
