@@ -76,21 +76,21 @@ export function createCore(settings: CoreSettings) {
     const query = meta.request === 'query';
     const url = urlFor(baseUrl, meta, operationId, options.path) + (query ? `?${new URLSearchParams({ ...params, [keyField]: companyKey })}` : '');
     const multipart = meta.request === 'multipart';
+    const baseHeaders = multipart || query ? settings.headers : jsonHeaders;
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     let response: Response;
     try {
       response = await withRetries(
         async () => {
           await throttle?.acquire(options.signal);
-          const signals = [options.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
-            (s): s is AbortSignal => s !== undefined,
-          );
+          let signal = options.signal;
+          if (timeoutMs !== undefined) signal = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
           // A multipart body is built anew for each attempt: a FormData stream can be read only once.
           return fetch(url, {
             method: meta.method,
-            headers: { ...(multipart || query ? settings.headers : jsonHeaders), ...options.headers },
+            headers: options.headers ? { ...baseHeaders, ...options.headers } : baseHeaders,
             body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
-            signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+            signal,
           });
         },
         {
