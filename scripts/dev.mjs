@@ -8,30 +8,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { bundle, lint, loadConfig } from '@redocly/openapi-core';
 import { parse } from 'yaml';
-import { ensureInstalled } from './ensure-installed.mjs';
-import { quietEnv, run } from './run.mjs';
+import { quietEnv } from './run.mjs';
+import { prepare, serveAll } from './serve-all.mjs';
 
-ensureInstalled();
-if ((await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) !== 0) process.exit(1);
-
-const { startMocks } = await import('@idv-toolkit/mock');
-const { freePort } = await import('../packages/mock/src/ports.mjs');
-const { serveDocs } = await import('./serve-docs.mjs');
-const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
+await prepare();
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
-
-const host = '127.0.0.1';
 const apis = Object.entries(parse(await readFile('openapi/redocly.yaml', 'utf8')).apis).map(([alias, { root }]) => ({ alias, name: alias.split('@')[0], root: `openapi/${root}` }));
-const docs = await serveDocs({ host, port: await freePort(host, 4000) });
-let mocks = await startMocks({ host });
-const sandboxPort = await freePort(host, 4020);
-let sandbox = createSandbox();
-await sandbox.listen(sandboxPort, host);
-const mockPorts = () => ({ current: Number(new URL(mocks.urls.current).port), legacy: Number(new URL(mocks.urls.legacy).port) });
-
-console.log(`API reference   ${docs.url}/\nMock, current   ${mocks.urls.current}\nMock, legacy    ${mocks.urls.legacy}`);
-console.log(`Sandbox         http://${host}:${sandboxPort}  (demo company key ${demoCompanyKey}, fake)`);
+const served = await serveAll();
+served.printUrls();
 console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
+served.stopOnSignals();
 
 const ms = (since) => `${Math.round(performance.now() - since)} ms`;
 
@@ -70,12 +56,7 @@ async function rebuild(changed) {
   for (const api of apis) for (const p of await lint({ ref: api.root, config: config.forAlias(api.alias) })) problems.push(`${api.name}: ${p.ruleId}: ${p.message}`);
   lines.push(`  lint     ${problems.length ? `${problems.length} problem(s)\n           ${problems.slice(0, 5).join('\n           ')}` : 'no problems'}`);
 
-  await sandbox.close();
-  sandbox = createSandbox();
-  await sandbox.listen(sandboxPort, host);
-  const ports = mockPorts();
-  await mocks.stop();
-  mocks = await startMocks({ host, ports });
+  await served.reload();
   lines.push(`  reload   mocks and sandbox (${ms(began)})`);
   console.log(lines.join('\n'));
 
@@ -95,10 +76,3 @@ watch('openapi', { recursive: true }, (_event, file) => {
     running = running.then(() => rebuild(`openapi/${file} changed`)).catch((error) => console.log(`  failed   ${error.message}`));
   }, 50);
 });
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, async () => {
-    await Promise.all([docs.stop(), mocks.stop(), sandbox.close()]);
-    process.exit(0);
-  });
-}

@@ -5,7 +5,7 @@ import { createClient, createLegacyClient, IdvApiError, IdvRateLimitError, legac
 import { describe, expect, inject, it } from 'vitest';
 import { createValidator, documents, operations, resolve, type ApiName, type OperationEntry } from './documents.js';
 import { fakeKey } from './fake-key.js';
-import { valueOf } from './request-values.js';
+import { requestParams } from './request-values.js';
 
 const urls = inject('mockUrls');
 const settings = { companyKey: fakeKey, rateLimit: false as const, retry: false as const };
@@ -14,16 +14,8 @@ const clients: Record<ApiName, Record<string, Function>> = {
   legacy: createLegacyClient({ ...settings, baseUrl: urls.legacy }) as never,
 };
 const validators = { current: createValidator(documents.current), legacy: createValidator(documents.legacy) };
-const keyField = { current: 'companyKey', legacy: 'company_key' } as const;
 const methodName = (api: ApiName, operationId: string) => (api === 'legacy' ? legacyMethodName(operationId) : operationId);
 const pathValues = { registry: 'companies-house' };
-
-function paramsOf({ api, operation }: OperationEntry, allFields: boolean): Record<string, unknown> {
-  const [, media] = Object.entries(operation.requestBody!.content)[0]!;
-  const body = valueOf(documents[api], media.schema, allFields) as Record<string, unknown>;
-  delete body[keyField[api]];
-  return body;
-}
 
 function call(entry: OperationEntry, params: Record<string, unknown>, headers?: Record<string, string>) {
   const method = clients[entry.api][methodName(entry.api, entry.operation.operationId)];
@@ -55,14 +47,14 @@ describe.each(operations.map((entry) => [`${entry.api} ${entry.path}`, entry] as
     ['only its required fields', false],
     ['all its fields', true],
   ])('answers a call with %s as its 200 schema says', async (_label, allFields) => {
-    const params = paramsOf(entry, allFields);
+    const params = requestParams(entry, allFields);
     await expectValidSuccess(entry, await call(entry, params));
   });
 
   it.each(errorExamples(entry).map(([name, example]) => [name, example.value] as const))(
     'surfaces the documented error %s as a typed error',
     async (name, body) => {
-      const error = await call(entry, paramsOf(entry, false), { Prefer: `code=400, example=${name}` }).catch((e: unknown) => e);
+      const error = await call(entry, requestParams(entry, false), { Prefer: `code=400, example=${name}` }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(IdvApiError);
       expect(error).toMatchObject({ status: 400, operation: entry.operation.operationId, body });
       expect((error as IdvApiError).code).toBe(body.argumentError ?? body.error ?? 'internal-error');
@@ -70,7 +62,7 @@ describe.each(operations.map((entry) => [`${entry.api} ${entry.path}`, entry] as
   );
 
   it('surfaces the 529 answer as a rate-limit error', async () => {
-    const error = await call(entry, paramsOf(entry, false), { Prefer: 'code=529' }).catch((e: unknown) => e);
+    const error = await call(entry, requestParams(entry, false), { Prefer: 'code=529' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdvRateLimitError);
   });
 });

@@ -1,6 +1,6 @@
 // Builds request bodies from a schema and the examples its properties carry: one with only the required
 // fields (and what an anyOf/oneOf needs to be satisfied), one with every field.
-import { resolve, type Document, type Schema } from './documents.js';
+import { documents, resolve, type Document, type OperationEntry, type Schema } from './documents.js';
 
 const jpegBytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
 
@@ -62,4 +62,12 @@ function constantFromBranches(document: Document, schema: Schema, name: string):
     }
   }
   return undefined;
+}
+
+/** A generated request body for the operation, without the company key (the client adds it). */
+export function requestParams({ api, operation }: OperationEntry, allFields: boolean): Record<string, unknown> {
+  const [, media] = Object.entries(operation.requestBody!.content)[0]!;
+  const body = valueOf(documents[api], media.schema, allFields) as Record<string, unknown>;
+  delete body[api === 'current' ? 'companyKey' : 'company_key'];
+  return body;
 }

@@ -5,21 +5,13 @@ import { IdvApiError } from '@idv-toolkit/client';
 import { describe, expect, inject, it } from 'vitest';
 import { createValidator, documents, operations, type ApiName, type OperationEntry } from './documents.js';
 import { makeFixtures, sandboxClients, withFixtures } from './sandbox-fixtures.js';
-import { valueOf } from './request-values.js';
+import { requestParams } from './request-values.js';
 import { legacyMethodName } from '@idv-toolkit/client';
 
 const url = inject('sandboxUrl');
 const { idv, legacy } = sandboxClients(url);
 const clients: Record<ApiName, Record<string, Function>> = { current: idv as never, legacy: legacy as never };
 const validators = { current: createValidator(documents.current), legacy: createValidator(documents.legacy) };
-const keyField = { current: 'companyKey', legacy: 'company_key' } as const;
-
-function paramsOf({ api, operation }: OperationEntry, allFields: boolean): Record<string, unknown> {
-  const [, media] = Object.entries(operation.requestBody!.content)[0]!;
-  const body = valueOf(documents[api], media.schema, allFields) as Record<string, unknown>;
-  delete body[keyField[api]];
-  return body;
-}
 
 describe.each(operations.map((entry) => [`${entry.api} ${entry.path}`, entry] as const))('sandbox %s', (_name, entry) => {
   it.each([
@@ -29,7 +21,7 @@ describe.each(operations.map((entry) => [`${entry.api} ${entry.path}`, entry] as
     const fixtures = await makeFixtures(url);
     const { operationId } = entry.operation;
     const method = clients[entry.api][entry.api === 'legacy' ? legacyMethodName(operationId) : operationId]!;
-    const params = withFixtures(paramsOf(entry, allFields), fixtures, operationId);
+    const params = withFixtures(requestParams(entry, allFields), fixtures, operationId);
     const data = await method(params, { path: { registry: 'companies-house' } }).catch((error: unknown) => {
       throw error instanceof IdvApiError ? new Error(`${operationId} answered ${error.status} ${JSON.stringify(error.body)} to ${JSON.stringify(params)}`) : error;
     });

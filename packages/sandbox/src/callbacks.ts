@@ -5,20 +5,12 @@
 // error or a timeout is a failure. Every attempt is logged with its outcome; the log never holds a key.
 import type { Clock } from './clock.js';
 import type { Company } from './companies.js';
+import type { Sandbox } from '@idv-toolkit/types';
 
 export type CallbackEvent = Record<string, unknown> & { type: string; sessionId: string };
 
-export type DeliveryAttempt = {
-  eventId: string;
-  attempt: number;
-  type: string;
-  sessionId: string;
-  url: string;
-  sentAt: string;
-  outcome: 'delivered' | 'failed' | 'pending';
-  status: number | null;
-  payload: Record<string, unknown>;
-};
+/** One attempt, as the control API's callback log shows it (its type comes from openapi/sandbox). */
+export type DeliveryAttempt = Sandbox.SandboxCallbackAttempt;
 
 export type DeliveryPolicy = {
   /** Attempts per event before it is given up (our choice: 10, about 8 minutes of retries at the defaults). */

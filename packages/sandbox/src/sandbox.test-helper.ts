@@ -1,5 +1,9 @@
 // A sandbox on a free port of 127.0.0.1 with two fake companies and a manual clock, and clients of it.
 import { createClient, createLegacyClient, createSandboxClient } from '@idv-toolkit/client';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { loadDocument } from './spec.js';
 import { manualClock } from './clock.js';
 import { companiesFrom, demoSessionConfigs } from './companies.js';
 import { createSandbox, type SandboxOptions } from './server.js';
@@ -44,4 +48,31 @@ export async function codeOf(promise: Promise<unknown>): Promise<string | undefi
   } catch (error) {
     return (error as { code?: string }).code ?? String(error);
   }
+}
+
+/**
+ * A fresh test sandbox for each test of the file: `const t = useTestSandbox();` then `t.sandbox.a...`
+ * inside tests (the getter is read at run time).
+ */
+export function useTestSandbox(options: Partial<SandboxOptions> & { config?: unknown } = {}) {
+  let current: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
+  beforeEach(async () => {
+    current = await startTestSandbox(options);
+  });
+  afterEach(() => current?.close());
+  return {
+    get sandbox() {
+      return current!;
+    },
+  };
+}
+
+const ajv = new Ajv2020({ strict: false });
+addFormats.default(ajv);
+ajv.addSchema(loadDocument('current'), 'urn:test:current');
+
+/** Asserts that the body validates against the named schema of the current interface. */
+export function conforms(schema: string, body: unknown) {
+  const validate = ajv.getSchema(`urn:test:current#/components/schemas/${schema}`)!;
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
 }

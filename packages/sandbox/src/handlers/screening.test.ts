@@ -1,25 +1,13 @@
 import { createClient } from '@idv-toolkit/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { codeOf, keyA, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
 import { categories, watchlist, watchlistEntry } from '../screening/watchlist.js';
-import { loadDocument } from '../spec.js';
-
-const ajv = new Ajv2020({ strict: false });
-addFormats.default(ajv);
-ajv.addSchema(loadDocument('current'), 'urn:test:current');
-/** The body validates against the named schema of the current interface. */
-function conforms(schema: string, body: unknown) {
-  const validate = ajv.getSchema(`urn:test:current#/components/schemas/${schema}`)!;
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-}
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
-beforeEach(async () => {
-  t = await startTestSandbox();
+const shared = useTestSandbox();
+beforeEach(() => {
+  t = shared.sandbox;
 });
-afterEach(() => t.close());
 
 const search = (fullName: string, scoreThreshold = 70, more: { birthdayTimeFrom?: string; offset?: number; limit?: number } = {}) =>
   t.a.searchScreeningPerson({ query: { fullName, scoreThreshold, ...(more.birthdayTimeFrom ? { birthdayTimeFrom: more.birthdayTimeFrom } : {}) }, offset: more.offset, limit: more.limit ?? 1000 });

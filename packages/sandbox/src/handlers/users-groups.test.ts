@@ -1,24 +1,12 @@
 import { createClient } from '@idv-toolkit/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
-import { loadDocument } from '../spec.js';
-
-const ajv = new Ajv2020({ strict: false });
-addFormats.default(ajv);
-ajv.addSchema(loadDocument('current'), 'urn:test:current');
-/** The body validates against the named schema of the current interface. */
-function conforms(schema: string, body: unknown) {
-  const validate = ajv.getSchema(`urn:test:current#/components/schemas/${schema}`)!;
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-}
+import { beforeEach, describe, expect, it } from 'vitest';
+import { codeOf, keyA, keyB, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
-beforeEach(async () => {
-  t = await startTestSandbox();
+const shared = useTestSandbox();
+beforeEach(() => {
+  t = shared.sandbox;
 });
-afterEach(() => t.close());
 
 const password = 'not-a-real-password-0000';
 /** The whole 400 body a call failed with. */

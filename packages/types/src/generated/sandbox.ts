@@ -233,7 +233,9 @@ export interface components {
              *       "result": "APPROVED"
              *     }
              */
-            payload: Record<string, never>;
+            payload: {
+                [key: string]: unknown;
+            };
         };
         /** SandboxListCallbacksResponse */
         SandboxListCallbacksResponse: {
