@@ -1,11 +1,17 @@
 // Bundles every API named in redocly.yaml into dist/<name>.json (one self-contained document each),
-// the form that the generators, the mock, the sandbox and the docs read.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+// the form that the generators, the mock, the sandbox and the docs read. In one process through
+// Redocly's library (the CLI's engine, same output), which is faster than a CLI start per API.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { bundle, loadConfig } from '@redocly/openapi-core';
 
-const { apis } = parse(readFileSync(new URL('./redocly.yaml', import.meta.url), 'utf8'));
-for (const alias of Object.keys(apis)) {
-  const name = alias.split('@')[0];
-  execFileSync('npx', ['--no-install', 'redocly', 'bundle', alias, '--output', `dist/${name}.json`], { stdio: ['ignore', 'ignore', 'inherit'] });
+const config = await loadConfig({ configPath: 'redocly.yaml' });
+mkdirSync('dist', { recursive: true });
+for (const [alias, { root }] of Object.entries(config.resolvedConfig.apis ?? {})) {
+  const { bundle: result, problems } = await bundle({ ref: root, config: config.forAlias(alias) });
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length) {
+    console.error(`${alias}: ${errors.map((problem) => problem.message).join('\n')}`);
+    process.exit(1);
+  }
+  writeFileSync(`dist/${alias.split('@')[0]}.json`, JSON.stringify(result.parsed, null, 2));
 }
