@@ -24,7 +24,9 @@ export const maxNameLength = 256;
  * A monitoring query with what the sandbox keeps beside it: its duplicate key, and the watchlist entries
  * it matched when monitoring began (the bundled list never changes, so they stay its matches).
  */
-type Monitored = MonitoringQuery & { key?: string; matchIds?: string[] };
+/** A watchlist entry's change, recorded through the control API, on each monitored name it matches. */
+type EntryChange = { personId: string; date: string };
+type Monitored = MonitoringQuery & { key?: string; matchIds?: string[]; changes?: EntryChange[] };
 
 const badInput = (context: Context): never => refuse(context, 'wrong-parameters', 'access-denied');
 
@@ -135,17 +137,35 @@ export const screeningHandlers: Handlers = {
   getScreeningDeltaRecords(context: Context) {
     const found = new Map<string, string>();
     for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
-      if (record.lastUpdatedDate === undefined) continue;
-      for (const id of record.matchIds ?? []) {
-        const date = record.lastUpdatedDate;
+      if (!record.matchIds?.length) continue;
+      // Found when monitoring started; later changes are deltas of their own (below).
+      const date = new Date(record.createdAt).toISOString();
+      for (const id of record.matchIds) {
         if (!found.has(id) || found.get(id)! > date) found.set(id, date);
       }
     }
-    const deltas = [...found].map(([id, date]) => {
-      const entry = watchlistEntry(id)!;
+    // A recorded change to a matched entry is a delta of its own, dated when it happened.
+    const changes = (context.state.monitoring.list(context.company.companyKey) as Monitored[]).flatMap((record) => record.changes ?? []);
+    const unique = new Map([...found].map(([personId, date]) => [`${personId}@${date}`, { personId, date }]));
+    for (const change of changes) unique.set(`${change.personId}@${change.date}`, change);
+    const deltas = [...unique.values()].map(({ personId, date }) => {
+      const entry = watchlistEntry(personId)!;
       return { date, fullName: entry.name, schema: entry.entityType, ...(entry.birthdayTime ? { birthDate: entry.birthdayTime } : {}) };
     });
     deltas.sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : x.fullName.localeCompare(y.fullName, 'en')));
     return { json: { result: deltas } };
+  },
+
+  /** Control API: a watchlist entry changed now; every monitored name of the company that matches it shows it. */
+  sandboxChangeWatchlistEntry(context: Context) {
+    const { personId } = context.body;
+    if (!watchlistEntry(personId)) refuse(context, 'wrong-parameters');
+    const date = new Date(context.clock.now()).toISOString();
+    for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
+      if (!record.matchIds?.includes(personId)) continue;
+      record.changes = [...(record.changes ?? []), { personId, date }];
+      record.lastUpdatedDate = date;
+    }
+    return { json: { result: true } };
   },
 };

@@ -67,4 +67,15 @@ export const videoCallsHandlers: Handlers = {
     record(context, session, 'VIDEO_CALL_ENDED', { roomId: call.roomId, videoFileId: call.videoFileId });
     return { json: {} };
   },
+
+  /** Control API: moves the call to the given states, as the video platform would, and says so by callback. */
+  sandboxSetVideoCallStatus(context) {
+    const session = sessionOf(context, context.body.sessionId);
+    const call = session.videoCall ?? refuse(context, 'wrong-parameters');
+    const { roomStatus, compositionStatus = call.compositionStatus, videoFileStatus = call.videoFileStatus } = context.body;
+    const videoFileId = videoFileStatus === 'available' ? (call.videoFileId ?? context.ids.next('vf')) : null;
+    Object.assign(call, { roomStatus, compositionStatus, videoFileStatus, videoFileId } satisfies Partial<VideoCall>);
+    emitStatus(context, session, call);
+    return { json: { result: true } };
+  },
 };

@@ -46,5 +46,27 @@ export const operationTable = {
       "argumentError"
     ],
     "pathParams": []
+  },
+  "sandboxSetVideoCallStatus": {
+    "path": "/sandbox/set-video-call-status",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxChangeWatchlistEntry": {
+    "path": "/sandbox/change-watchlist-entry",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
   }
 } as const;

@@ -82,6 +82,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/set-video-call-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a session's video call to another state
+         * @description Sets the room, composition and video-file states of the session's video call (Part 2.8 of the reference), as the service's video platform would, and queues a video-call-status-update callback. A video file that becomes available gets a videoFileId usable with get-video-call-videos. The session needs a video call step (`wrong-parameters` otherwise).
+         */
+        post: operations["sandboxSetVideoCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/change-watchlist-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a change to a watchlist entry
+         * @description Records that a person or company on the sandbox's watchlist changed now, as a list provider's update would. Every monitored name of the company that matches the entry then shows the change: the monitoring record's lastUpdatedDate moves to now, and get-screening-delta-records lists the entry with this date.
+         */
+        post: operations["sandboxChangeWatchlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -250,6 +290,61 @@ export interface components {
              */
             argumentError: "wrong-parameters" | "invalid-company-key";
         };
+        /**
+         * SandboxSetVideoCallStatusRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "sessionId": "sess_0123456789abcdef",
+         *       "roomStatus": "ended",
+         *       "compositionStatus": "available",
+         *       "videoFileStatus": "available"
+         *     }
+         */
+        SandboxSetVideoCallStatusRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            sessionId: components["schemas"]["SessionId"];
+            /**
+             * @description The room's new status.
+             * @example ended
+             * @enum {string}
+             */
+            roomStatus: "created" | "ended" | "empty";
+            /**
+             * @description The composition's new status; left as it is when absent.
+             * @example available
+             * @enum {string|null}
+             */
+            compositionStatus?: "started" | "available" | null;
+            /**
+             * @description The video file's new status; left as it is when absent. `available` gives the call a videoFileId.
+             * @example available
+             * @enum {string|null}
+             */
+            videoFileStatus?: "started" | "available" | null;
+        };
+        /**
+         * SandboxChangeWatchlistEntryRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "personId": "wl-person-0001"
+         *     }
+         */
+        SandboxChangeWatchlistEntryRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description The watchlist entry that changed, as search-screening-person returns it.
+             * @example wl-person-0001
+             */
+            personId: string;
+        };
+        /** SandboxChangeWatchlistEntryError */
+        SandboxChangeWatchlistEntryError: {
+            /**
+             * @description `wrong-parameters`: no watchlist entry has this personId. `invalid-company-key`: no sandbox company has this key.
+             * @enum {string}
+             */
+            argumentError: "wrong-parameters" | "invalid-company-key";
+        };
     };
     responses: {
         /** @description Rate limit exceeded: more than 600 requests in a minute came from the caller's IP address. The IP is then blocked for one hour, and every request from it gets this answer. The reference gives the status (529) and the message `Too many requests`; it does not show the body's encoding, so we describe it as plain text. Do not retry automatically: each retry during the block is answered the same way. */
@@ -278,6 +373,9 @@ export type SandboxResetError = components['schemas']['SandboxResetError'];
 export type SandboxCallbackAttempt = components['schemas']['SandboxCallbackAttempt'];
 export type SandboxListCallbacksResponse = components['schemas']['SandboxListCallbacksResponse'];
 export type SandboxListCallbacksError = components['schemas']['SandboxListCallbacksError'];
+export type SandboxSetVideoCallStatusRequest = components['schemas']['SandboxSetVideoCallStatusRequest'];
+export type SandboxChangeWatchlistEntryRequest = components['schemas']['SandboxChangeWatchlistEntryRequest'];
+export type SandboxChangeWatchlistEntryError = components['schemas']['SandboxChangeWatchlistEntryError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -411,6 +509,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxListCallbacksError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxSetVideoCallStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSetVideoCallStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The call is in the new state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxChangeWatchlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxChangeWatchlistEntryRequest"];
+            };
+        };
+        responses: {
+            /** @description The change is recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxChangeWatchlistEntryError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];

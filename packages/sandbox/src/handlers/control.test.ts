@@ -1,0 +1,63 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoSessionConfigs } from '../companies.js';
+import { watchlist } from '../screening/watchlist.js';
+import { callbackKeyA, codeOf, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+
+let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
+afterEach(() => t?.close());
+
+describe('the control API moves video calls', () => {
+  it('through the states of Part 2.8, in the session result and by callback', async () => {
+    const received: Record<string, unknown>[] = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    const { id } = await t.a.begin({ configId: 'cfg-kyc-video-call' });
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'started' });
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available' });
+    const [status] = (await t.legacyA.getResult({ session_token: id })).videoCallStatus ?? [];
+    expect(status).toMatchObject({ roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available', videoFileId: expect.stringMatching(/^vf_/) });
+    const video = await t.a.getVideoCallVideos({ sessionId: id, fileId: status!.videoFileId! });
+    expect(video.result.contentType).toBe('video/mp4');
+    await t.sandbox.dispatcher.idle();
+    receiver.close();
+    expect(received.map((r) => [r.type, r.roomStatus, r.compositionStatus, r.videoFileStatus])).toEqual([
+      ['video-call-status-update', 'ended', 'started', null],
+      ['video-call-status-update', 'ended', 'available', 'available'],
+    ]);
+  });
+
+  it('refuses a session without a video call', async () => {
+    t = await startTestSandbox();
+    const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
+    expect(await codeOf(t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'empty' }))).toBe('wrong-parameters');
+  });
+});
+
+describe('the control API changes watchlist entries', () => {
+  it('so that the change shows in monitoring and the delta records', async () => {
+    t = await startTestSandbox();
+    const person = watchlist.find((entry) => entry.entityType === 'Person')!;
+    const { result: monitoringId } = await t.a.monitorScreeningQuery({ query: { fullName: person.name } });
+    const before = await t.a.getScreeningDeltaRecords();
+    t.clock.advance(24 * 3_600_000);
+    const changedAt = new Date(t.clock.now()).toISOString();
+    await t.control.changeWatchlistEntry({ personId: person.personId });
+    const after = await t.a.getScreeningDeltaRecords();
+    expect(after.result).toHaveLength(before.result.length + 1);
+    expect(after.result).toContainEqual(expect.objectContaining({ date: changedAt, fullName: person.name }));
+    const { result: page } = await t.a.listScreeningMonitoringRecords({ start: 0, limit: 10, date: new Date(t.clock.now() - 1000).toISOString() });
+    expect(page.data).toEqual([expect.objectContaining({ id: monitoringId, lastUpdatedDate: changedAt })]);
+    expect(await codeOf(t.control.changeWatchlistEntry({ personId: 'no-such-entry' }))).toBe('wrong-parameters');
+  });
+});
