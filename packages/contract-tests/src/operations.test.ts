@@ -3,7 +3,8 @@
 // documented error example (the client must surface that code), and once for the 529 answer.
 import { createClient, createLegacyClient, IdvApiError, IdvRateLimitError, legacyMethodName } from '@idv-toolkit/client';
 import { describe, expect, inject, it } from 'vitest';
-import { createValidator, documents, operations, resolve, type ApiName, type OperationEntry } from './documents.js';
+import { documents, operations, resolve, type ApiName, type OperationEntry } from './documents.js';
+import { expectValidSuccess } from './expect-success.js';
 import { fakeKey } from './fake-key.js';
 import { requestParams } from './request-values.js';
 
@@ -13,7 +14,6 @@ const clients: Record<ApiName, Record<string, Function>> = {
   current: createClient({ ...settings, baseUrl: urls.current }) as never,
   legacy: createLegacyClient({ ...settings, baseUrl: urls.legacy }) as never,
 };
-const validators = { current: createValidator(documents.current), legacy: createValidator(documents.legacy) };
 const methodName = (api: ApiName, operationId: string) => (api === 'legacy' ? legacyMethodName(operationId) : operationId);
 const pathValues = { registry: 'companies-house' };
 
@@ -21,16 +21,6 @@ function call(entry: OperationEntry, params: Record<string, unknown>, headers?: 
   const method = clients[entry.api][methodName(entry.api, entry.operation.operationId)];
   if (!method) throw new Error(`The ${entry.api} client has no method for ${entry.operation.operationId}`);
   return method(params, { path: pathValues, headers });
-}
-
-async function expectValidSuccess(entry: OperationEntry, data: unknown) {
-  const content = entry.operation.responses['200']!.content!;
-  if (content['application/json']) {
-    expect(validators[entry.api](['paths', entry.path, 'post', 'responses', '200', 'content', 'application/json', 'schema'], data)).toEqual([]);
-  } else {
-    expect(data).toBeInstanceOf(Blob);
-    expect(Object.keys(content)).toContain((data as Blob).type.split(';')[0]);
-  }
 }
 
 function errorExamples({ api, operation }: OperationEntry) {

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { companiesFrom, createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createValidator, documents, operations, type OperationEntry } from './documents.js';
+import { documents, operations, type OperationEntry } from './documents.js';
+import { validators } from './expect-success.js';
 import { fakeKey } from './fake-key.js';
 import { makeFixtures, withFixtures } from './sandbox-fixtures.js';
 import { valueOf } from './request-values.js';
@@ -20,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.close());
 
-const validators = { current: createValidator(documents.current), legacy: createValidator(documents.legacy) };
 
 function stored(): string {
   const { sessions, blacklist, users, groups, monitoring, files } = sandbox.state;
