@@ -61,3 +61,30 @@ describe('the control API changes watchlist entries', () => {
     expect(await codeOf(t.control.changeWatchlistEntry({ personId: 'no-such-entry' }))).toBe('wrong-parameters');
   });
 });
+
+describe('the control API raises provider callbacks', () => {
+  it('for each of the four events, with a payload the receiver helper accepts', async () => {
+    const { parseCallback } = await import('@idv-toolkit/client');
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        received.push(text);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    const { id } = await t.a.begin({});
+    const types = ['one-time-password-request', 'share-session-link-via-sms', 'share-session-link-via-email', 'email-one-time-password-request'] as const;
+    for (const type of types) await t.control.raiseEvent({ sessionId: id, type });
+    await t.sandbox.dispatcher.idle();
+    receiver.close();
+    const events = received.map((text) => parseCallback(text, { callbackApiKey: callbackKeyA }));
+    expect(events.map((e) => e.type)).toEqual(types);
+    expect(events[1]).toMatchObject({ sessionLink: `${t.url}/widget/?session_token=${id}`, phoneNumber: '+995500000000' });
+    expect(events[0]).toMatchObject({ text: expect.stringMatching(/code is \d{6}$/) });
+  });
+});

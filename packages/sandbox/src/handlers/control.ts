@@ -2,7 +2,7 @@ import { matchingRecord } from '../blacklist-match.js';
 import { refuse } from '../codes.js';
 import type { Context, Handlers } from '../context.js';
 import { personOf } from '../results.js';
-import { isExpired, moveTo, record, sessionOf } from '../sessions.js';
+import { applicantUrl, isExpired, moveTo, record, sessionOf } from '../sessions.js';
 import type { Session } from '../state.js';
 
 /**
@@ -33,6 +33,23 @@ export const controlHandlers: Handlers = {
   sandboxListCallbacks: (context) => ({ json: { result: context.callbackAttempts() } }),
   sandboxRequestAdditionalInformation(context) {
     moveTo(context, sessionOf(context, context.body.sessionId), 'additional-information-requested');
+    return { json: { result: true } };
+  },
+
+  /** The provider callbacks of Part 6, as the applicant or an operator would cause them. */
+  sandboxRaiseEvent(context) {
+    const session = sessionOf(context, context.body.sessionId);
+    const { type, phoneNumber = '+995500000000', address = 'applicant@example.org', createdBy = 'usr_sandbox_operator' } = context.body;
+    const code = String(Math.floor(context.ids.random() * 1_000_000)).padStart(6, '0');
+    const sessionLink = applicantUrl(context, session.id);
+    const fields: Record<string, Record<string, unknown>> = {
+      'one-time-password-request': { text: `Your verification code is ${code}`, phoneNumber },
+      'email-one-time-password-request': { address, subject: 'Your verification code', content: `Your verification code is ${code}` },
+      'share-session-link-via-sms': { text: `Verify your identity: ${sessionLink}`, phoneNumber, sessionLink, createdBy },
+      'share-session-link-via-email': { address, subject: 'Verify your identity', content: `Open ${sessionLink} to verify your identity.`, cc: [], sessionLink, createdBy },
+    };
+    record(context, session, 'EVENT_RAISED', { type });
+    context.emit({ type, sessionId: session.id, ...fields[type] });
     return { json: { result: true } };
   },
 };

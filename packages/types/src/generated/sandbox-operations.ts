@@ -68,5 +68,16 @@ export const operationTable = {
       "argumentError"
     ],
     "pathParams": []
+  },
+  "sandboxRaiseEvent": {
+    "path": "/sandbox/raise-event",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
   }
 } as const;

@@ -122,6 +122,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/raise-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise a one-time password or link-sharing callback
+         * @description Does what makes the service send one of its provider callbacks, for a company that uses its own SMS or e-mail provider: the applicant asks for a one-time password by SMS or e-mail, or an operator shares the session link by SMS or e-mail from the console. The sandbox queues the callback with a fresh code or the session's applicant link.
+         */
+        post: operations["sandboxRaiseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -345,6 +365,41 @@ export interface components {
              */
             argumentError: "wrong-parameters" | "invalid-company-key";
         };
+        /**
+         * SandboxRaiseEventRequest
+         * @description What the applicant or an operator does that makes the service send a provider callback: ask for a one-time password, or share the session link from the console. The fields the sandbox cannot know are given here or take fictional defaults.
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "sessionId": "sess_0123456789abcdef",
+         *       "type": "one-time-password-request"
+         *     }
+         */
+        SandboxRaiseEventRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            sessionId: components["schemas"]["SessionId"];
+            /**
+             * @description The callback to raise.
+             * @example one-time-password-request
+             * @enum {string}
+             */
+            type: "one-time-password-request" | "share-session-link-via-sms" | "share-session-link-via-email" | "email-one-time-password-request";
+            /**
+             * @description Where the SMS goes (SMS events); default +995500000000.
+             * @example +995500000000
+             */
+            phoneNumber?: string;
+            /**
+             * Format: email
+             * @description Where the e-mail goes (e-mail events); default applicant@example.org.
+             * @example applicant@example.org
+             */
+            address?: string;
+            /**
+             * @description The console user who shares the link (share events); default usr_sandbox_operator.
+             * @example usr_sandbox_operator
+             */
+            createdBy?: string;
+        };
     };
     responses: {
         /** @description Rate limit exceeded: more than 600 requests in a minute came from the caller's IP address. The IP is then blocked for one hour, and every request from it gets this answer. The reference gives the status (529) and the message `Too many requests`; it does not show the body's encoding, so we describe it as plain text. Do not retry automatically: each retry during the block is answered the same way. */
@@ -376,6 +431,7 @@ export type SandboxListCallbacksError = components['schemas']['SandboxListCallba
 export type SandboxSetVideoCallStatusRequest = components['schemas']['SandboxSetVideoCallStatusRequest'];
 export type SandboxChangeWatchlistEntryRequest = components['schemas']['SandboxChangeWatchlistEntryRequest'];
 export type SandboxChangeWatchlistEntryError = components['schemas']['SandboxChangeWatchlistEntryError'];
+export type SandboxRaiseEventRequest = components['schemas']['SandboxRaiseEventRequest'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -577,6 +633,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxChangeWatchlistEntryError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxRaiseEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRaiseEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The callback is queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing was raised. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
