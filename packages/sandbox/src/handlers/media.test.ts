@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jpegSize } from '../media/jpeg.js';
 import { codeOf, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { topLevelBoxes } from '../media/mp4.js';
 import { blobBytes, dataUriBytes, ftyp, jpegMagic, pdfMagic, pdfPageCount, pdfText, pngMagic, readTar, startsWith } from './files.test-helper.js';
 import { documentsMediaType, responseProblems } from './responses.test-helper.js';
 
@@ -127,6 +128,8 @@ describe('legacy media', () => {
     const video = await t.legacyA.getFaceVideo({ session_token: id });
     expect(video.type).toBe('video/mp4');
     expect(startsWith(await blobBytes(video), ftyp, 4)).toBe(true);
+    // A playable file: its movie header and a non-empty media data box, not only the signature.
+    expect(topLevelBoxes(await blobBytes(video))).toEqual(['ftyp', 'moov', 'free', 'mdat', 'free']);
     const front = await blobBytes(await t.legacyA.getCardFront({ session_token: id }));
     const back = await blobBytes(await t.legacyA.getCardBack({ session_token: id }));
     expect(Buffer.from(front).equals(back)).toBe(false);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoSessionConfigs } from '../companies.js';
 import { callbackKeyA, codeOf, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
+import { topLevelBoxes } from '../media/mp4.js';
 import { dataUriBytes, ftyp, jpegMagic, readTar, startsWith } from './files.test-helper.js';
 import { responseProblems } from './responses.test-helper.js';
 
@@ -81,6 +82,7 @@ describe('a session with a video call', () => {
     expect(one.result.contentType).toBe('video/mp4');
     const mp4 = dataUriBytes(one.result.content, 'video/mp4');
     expect(startsWith(mp4, ftyp, 4)).toBe(true);
+    expect(topLevelBoxes(mp4)).toContain('moov');
 
     const all = await t.a.getVideoCallVideos({ sessionId: id });
     expect(responseProblems('current', 'getVideoCallVideos', all)).toEqual([]);

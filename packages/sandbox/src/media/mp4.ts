@@ -1,7 +1,12 @@
-// A stand-in MP4 file: an ISO base media file that starts with its `ftyp` box, as every MP4 does, so that
-// type sniffing and players' first check accept it. It carries a `free` box with a label (which makes
-// each sample's bytes differ) and an empty `mdat`; it has no playable track (our choice: the sandbox
-// never records video).
+// A real, short MP4: one second of a flat grey 64x48 picture, H.264 at 5 frames a second (made once with
+// ffmpeg: `-f lavfi -i color=c=gray:s=64x48:d=1:r=5 -c:v libx264 -pix_fmt yuv420p -movflags +faststart
+// -crf 45`), shipped as its 1.7 kB of bytes: nothing is encoded or downloaded at run time. A trailing
+// `free` box carries a label so that each session's file differs; players skip `free` boxes.
+const oneSecondOfGrey = Buffer.from(
+  'AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDEAAAN4bW9vdgAAAGxtdmhkAAAAAAAAAAAAAAAAAAAD6AAAA+gAAQAAAQAAAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAABAAAAAAAAAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgAAAqJ0cmFrAAAAXHRraGQAAAADAAAAAAAAAAAAAAABAAAAAAAAA+gAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAABAAAAAAAAAAAAAAAAAABAAAAAAEAAAAAwAAAAAAAkZWR0cwAAABxlbHN0AAAAAAAAAAEAAAPoAAAQAAABAAAAAAIabWRpYQAAACBtZGhkAAAAAAAAAAAAAAAAAAAoAAAAKABVxAAAAAAALWhkbHIAAAAAAAAAAHZpZGUAAAAAAAAAAAAAAABWaWRlb0hhbmRsZXIAAAABxW1pbmYAAAAUdm1oZAAAAAEAAAAAAAAAAAAAACRkaW5mAAAAHGRyZWYAAAAAAAAAAQAAAAx1cmwgAAAAAQAAAYVzdGJsAAAAwXN0c2QAAAAAAAAAAQAAALFhdmMxAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAAAEAAMABIAAAASAAAAAAAAAABFUxhdmM1OS4zNy4xMDAgbGlieDI2NAAAAAAAAAAAAAAAGP//AAAAN2F2Y0MBZAAK/+EAGWdkAAqsdhER7ARAAAADAEAAAAMCg8SJYRgBAAdo6EOBNLIs/fj4AAAAABBwYXNwAAAAAQAAAAEAAAAUYnRydAAAAAAAABfQAAAX0AAAABhzdHRzAAAAAAAAAAEAAAAFAAAIAAAAABRzdHNzAAAAAAAAAAEAAAABAAAAOGN0dHMAAAAAAAAABQAAAAEAABAAAAAAAQAAKAAAAAABAAAQAAAAAAEAAAAAAAAAAQAACAAAAAAcc3RzYwAAAAAAAAABAAAAAQAAAAUAAAABAAAAKHN0c3oAAAAAAAAAAAAAAAUAAALJAAAADAAAAA0AAAAMAAAADAAAABRzdGNvAAAAAAAAAAEAAAOoAAAAYnVkdGEAAABabWV0YQAAAAAAAAAhaGRscgAAAAAAAAAAbWRpcmFwcGwAAAAAAAAAAAAAAAAtaWxzdAAAACWpdG9vAAAAHWRhdGEAAAABAAAAAExhdmY1OS4yNy4xMDAAAAAIZnJlZQAAAwJtZGF0AAACrAYF//+o3EXpvebZSLeWLNgg2SPu73gyNjQgLSBjb3JlIDE2NCByMzA5NSBiYWVlNDAwIC0gSC4yNjQvTVBFRy00IEFWQyBjb2RlYyAtIENvcHlsZWZ0IDIwMDMtMjAyMiAtIGh0dHA6Ly93d3cudmlkZW9sYW4ub3JnL3gyNjQuaHRtbCAtIG9wdGlvbnM6IGNhYmFjPTEgcmVmPTE2IGRlYmxvY2s9MTowOjAgYW5hbHlzZT0weDM6MHgxMzMgbWU9dW1oIHN1Ym1lPTEwIHBzeT0xIHBzeV9yZD0xLjAwOjAuMDAgbWl4ZWRfcmVmPTEgbWVfcmFuZ2U9MjQgY2hyb21hX21lPTEgdHJlbGxpcz0yIDh4OGRjdD0xIGNxbT0wIGRlYWR6b25lPTIxLDExIGZhc3RfcHNraXA9MSBjaHJvbWFfcXBfb2Zmc2V0PS0yIHRocmVhZHM9MSBsb29rYWhlYWRfdGhyZWFkcz0xIHNsaWNlZF90aHJlYWRzPTAgbnI9MCBkZWNpbWF0ZT0xIGludGVybGFjZWQ9MCBibHVyYXlfY29tcGF0PTAgY29uc3RyYWluZWRfaW50cmE9MCBiZnJhbWVzPTQgYl9weXJhbWlkPTIgYl9hZGFwdD0yIGJfYmlhcz0wIGRpcmVjdD0zIHdlaWdodGI9MSBvcGVuX2dvcD0wIHdlaWdodHA9MiBrZXlpbnQ9NSBrZXlpbnRfbWluPTEgc2NlbmVjdXQ9NDAgaW50cmFfcmVmcmVzaD0wIHJjX2xvb2thaGVhZD01IHJjPWNyZiBtYnRyZWU9MSBjcmY9NDUuMCBxY29tcD0wLjYwIHFwbWluPTAgcXBtYXg9NjkgcXBzdGVwPTQgaXBfcmF0aW89MS40MCBhcT0xOjEuMDAAgAAAABVliIEABL/+tc7NgYvoGqc8ugUniEEAAAAIQZoJGxD/DrgAAAAJQZ4QjiCH/2JBAAAACAGeGE0Q/2RAAAAACAGeGNqQ/2RB',
+  'base64',
+);
+
 function box(type: string, payload: Uint8Array): Buffer {
   const out = Buffer.alloc(8 + payload.length);
   out.writeUInt32BE(out.length, 0);
@@ -11,6 +16,18 @@ function box(type: string, payload: Uint8Array): Buffer {
 }
 
 export function sampleMp4(label = ''): Uint8Array {
-  const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
-  return new Uint8Array(Buffer.concat([ftyp, box('free', Buffer.from(`idv-sandbox ${label}`, 'utf8')), box('mdat', new Uint8Array())]));
+  return new Uint8Array(Buffer.concat([oneSecondOfGrey, box('free', Buffer.from(`idv-sandbox ${label}`, 'utf8'))]));
+}
+
+/** The top-level boxes of an MP4 file, in order (for tests and checks). */
+export function topLevelBoxes(bytes: Uint8Array): string[] {
+  const buffer = Buffer.from(bytes);
+  const types: string[] = [];
+  for (let at = 0; at + 8 <= buffer.length; ) {
+    const size = buffer.readUInt32BE(at);
+    types.push(buffer.toString('latin1', at + 4, at + 8));
+    if (size < 8) break;
+    at += size;
+  }
+  return types;
 }
