@@ -1,5 +1,9 @@
 // Starts Prism on the bundled current and legacy descriptions, waits until each answers, and stops them.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withCompleteExamples } from './fill-examples.mjs';
 import { createRequire } from 'node:module';
 import { freePort } from './ports.mjs';
 
@@ -43,16 +47,21 @@ function stopChild(child) {
  */
 export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000 } = {}) {
   const children = [];
+  // What Prism serves: the bundles with their response examples completed (fill-examples.mjs).
+  const served = mkdtempSync(join(tmpdir(), 'idv-mock-'));
   const stop = async () => {
     await Promise.all(children.map(stopChild));
+    rmSync(served, { recursive: true, force: true });
   };
   try {
     const urls = {};
     for (const name of Object.keys(bundles)) {
       const port = await freePort(host, ports[name] ?? 0);
+      const document = join(served, `${name}.json`);
+      writeFileSync(document, JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(bundles[name], 'utf8')))));
       const child = spawn(
         process.execPath,
-        [prismBin, 'mock', bundles[name], '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
+        [prismBin, 'mock', document, '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
         { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'inherit'] },
       );
       children.push(child);
