@@ -43,7 +43,6 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10 }
   const bare = await startProcess(['-e', bareServer]);
   const prism = await startMocks({ ports: { current: 0, legacy: 0 } });
   const urls = { sandbox: sandbox.url, prism: prism.urls.current, bare: bare.url };
-  if (process.env.BENCH_DEBUG) console.log(urls);
   const results = {};
   try {
     for (const operation of ['add', 'list']) {
