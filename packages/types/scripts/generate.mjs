@@ -46,12 +46,17 @@ function bodyKind(content = {}) {
   return 'binary';
 }
 
+/** The node a local `$ref` (`#/components/...`) points at, through any chain of references. */
+function deref(document, node) {
+  while (node?.$ref) node = node.$ref.slice(2).split('/').reduce((at, key) => at?.[key], document);
+  return node;
+}
+
 function errorKeys(document, responses) {
-  let response = responses['400'];
-  while (response?.$ref) response = document.components.responses[response.$ref.split('/').pop()];
+  const response = deref(document, responses['400']);
   const seen = new Set();
-  const visit = (schema) => {
-    while (schema?.$ref) schema = document.components.schemas[schema.$ref.split('/').pop()];
+  const visit = (node) => {
+    const schema = deref(document, node);
     if (!schema) return;
     for (const key of Object.keys(schema.properties ?? {})) {
       if (['argumentError', 'error', 'internalError'].includes(key)) seen.add(key);
@@ -81,11 +86,6 @@ function operationTable(document) {
   }
   return rows;
 }
-
-const deref = (document, node) => {
-  while (node?.$ref) node = document.components.schemas[node.$ref.split('/').pop()];
-  return node;
-};
 
 // What a callback receiver checks and a trigger sends, per event: required fields, each field's JSON
 // types and fixed values, and the event's first documented example.
