@@ -111,4 +111,4 @@ export function createCore(settings: CoreSettings) {
   };
 }
 
-export const coreDefaults = { retry: defaultRetry, clock: systemClock, random: Math.random };
+export const coreDefaults: { retry: Required<RetryOptions>; clock: Clock; random: () => number } = { retry: defaultRetry, clock: systemClock, random: Math.random };

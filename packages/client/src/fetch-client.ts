@@ -42,6 +42,6 @@ function create<Paths extends {}>(options: FetchClientOptions, keyField: KeyFiel
 }
 
 /** An openapi-fetch client of the current interface: `await api.POST('/list-groups', { body: {} })`. */
-export const createFetchClient = (options: FetchClientOptions) => create<CurrentPaths>(options, 'companyKey', false);
+export const createFetchClient = (options: FetchClientOptions): Client<PathsWithoutKey<CurrentPaths>> => create<CurrentPaths>(options, 'companyKey', false);
 /** An openapi-fetch client of the legacy interface, sending multipart form data with `company_key`. */
-export const createLegacyFetchClient = (options: FetchClientOptions) => create<LegacyPaths>(options, 'company_key', true);
+export const createLegacyFetchClient = (options: FetchClientOptions): Client<PathsWithoutKey<LegacyPaths>> => create<LegacyPaths>(options, 'company_key', true);

@@ -6,7 +6,7 @@ import type { ClientOptions } from './options.js';
 import { unprefixed, type Unprefixed } from './unprefixed.js';
 
 /** The legacy client's method name of a legacy operationId: `legacyGetResult` -> `getResult`. */
-export const legacyMethodName = unprefixed('legacy');
+export const legacyMethodName: (operationId: string) => string = unprefixed('legacy');
 
 type LegacyMethods<Throw extends boolean> = {
   [Id in keyof LegacyOperations as Unprefixed<Id, 'legacy'>]: Methods<LegacyOperations, Throw>[Id];

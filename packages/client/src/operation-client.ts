@@ -12,7 +12,7 @@ export function buildOperationClient(
   table: Readonly<Record<string, OperationMeta>>,
   keyField: KeyField,
   methodName: (operationId: string) => string,
-) {
+): Record<string, unknown> {
   assertServerSide(options.allowBrowser);
   if (typeof options.companyKey !== 'string' || options.companyKey === '') throw new TypeError('companyKey is required');
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {

@@ -2,5 +2,7 @@
 export type Unprefixed<Id, Prefix extends string> = Id extends `${Prefix}${infer Rest}` ? Uncapitalize<Rest> : Id;
 
 /** `unprefixed('legacy')('legacyGetResult')` is `getResult`. */
-export const unprefixed = (prefix: string) => (id: string) =>
+export const unprefixed =
+  (prefix: string): ((id: string) => string) =>
+  (id: string): string =>
   id.startsWith(prefix) ? id.charAt(prefix.length).toLowerCase() + id.slice(prefix.length + 1) : id;

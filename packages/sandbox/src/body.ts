@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 
 /** The largest body the sandbox reads: the reference shows no limit; uploads are base64 data URIs. */
-export const maxBodyBytes = 16 * 1024 * 1024;
+export const maxBodyBytes: number = 16 * 1024 * 1024;
 
 export class BadInput extends Error {
   constructor(

@@ -22,7 +22,19 @@ export type DeliveryPolicy = {
 
 export const defaultDeliveryPolicy: DeliveryPolicy = { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 120_000, timeoutMs: 10_000 };
 
-export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy }: { clock: Clock; random: () => number; policy?: DeliveryPolicy }) {
+/** Delivers callbacks to companies, in order per session, and logs every attempt. */
+export type Dispatcher = {
+  /** Queues an event for the company; a company without a callback URL gets none. */
+  enqueue(company: Company, event: CallbackEvent): void;
+  /** Every delivery attempt to the company so far, oldest first. */
+  attempts(companyKey: string): DeliveryAttempt[];
+  /** Resolves when every queued event is delivered or given up. */
+  idle(): Promise<void>;
+  /** Forgets the log and drops what is queued (reset). */
+  clear(): void;
+};
+
+export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy }: { clock: Clock; random: () => number; policy?: DeliveryPolicy }): Dispatcher {
   const log = new Map<string, DeliveryAttempt[]>();
   const queues = new Map<string, Promise<void>>();
   let generation = 0;
@@ -52,8 +64,7 @@ export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy
   }
 
   return {
-    /** Queues an event for the company; a company without a callback URL gets none. */
-    enqueue(company: Company, event: CallbackEvent) {
+    enqueue(company, event) {
       if (!company.callbackUrl) return;
       const eventId = `evt_${String(++sequence).padStart(6, '0')}`;
       const key = `${company.companyKey}\u0000${event.sessionId}`;
@@ -64,12 +75,10 @@ export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy
         if (queues.get(key) === next) queues.delete(key);
       });
     },
-    attempts: (companyKey: string) => [...(log.get(companyKey) ?? [])],
-    /** Resolves when every queued event is delivered or given up. */
+    attempts: (companyKey) => [...(log.get(companyKey) ?? [])],
     async idle() {
       while (queues.size) await Promise.all([...queues.values()]);
     },
-    /** Forgets the log and drops what is queued (reset). */
     clear() {
       generation++;
       sequence = 0;
@@ -79,4 +88,3 @@ export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy
   };
 }
 
-export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,5 +1,7 @@
 // Clearly fictional people whose documents the sandbox "reads". Chosen deterministically (by session ID
 // or image bytes), so the same input always gives the same person.
+import type { DocumentPerson, ExtractedDocumentData } from '@idv-toolkit/types';
+
 export type SamplePerson = {
   firstName: string;
   lastName: string;
@@ -47,7 +49,7 @@ export function mrzOf(p: SamplePerson): string {
 }
 
 /** The `person` object of an extraction or a KYC result. */
-export function personObject(p: SamplePerson, now: number, status: 'FIELDS_MATCH' | 'FIELDS_MISMATCH' = 'FIELDS_MATCH') {
+export function personObject(p: SamplePerson, now: number, status: 'FIELDS_MATCH' | 'FIELDS_MISMATCH' = 'FIELDS_MATCH'): DocumentPerson {
   return {
     first_name: p.firstName,
     last_name: p.lastName,
@@ -72,7 +74,7 @@ export function personObject(p: SamplePerson, now: number, status: 'FIELDS_MATCH
 }
 
 /** The `<Field>_en_US` data of an identity card side. */
-export function cardFields(p: SamplePerson, side: 'front' | 'back', requestId: string, now: number) {
+export function cardFields(p: SamplePerson, side: 'front' | 'back', requestId: string, now: number): ExtractedDocumentData & { person: DocumentPerson } {
   const common = {
     Document_Number_en_US: p.documentNumber,
     Issuing_State_Code_en_US: p.nationality,

@@ -1,19 +1,20 @@
 // Result data of finished sessions, deterministic from the session (the same session ID gives the same
 // person and figures) and consistent with its status.
+import type { KybSessionResult, KycSessionResult, SessionStatisticalSummary, VideoCallStatusEntry } from '@idv-toolkit/types';
 import type { Context } from './context.js';
-import { cardFields, personFor, personObject } from './persons.js';
+import { cardFields, personFor, personObject, type SamplePerson } from './persons.js';
 import type { Session } from './state.js';
 
 const technicalDetails = { remoteAddress: '127.0.0.1', userAgent: 'IDV sandbox applicant page', countryCode: 'GE' };
 
-export const personOf = (session: Session) => personFor(session.id);
+export const personOf = (session: Session): SamplePerson => personFor(session.id);
 
-export function videoCallStatus(session: Session) {
+export function videoCallStatus(session: Session): VideoCallStatusEntry[] | undefined {
   return session.videoCall ? [{ ...session.videoCall }] : undefined;
 }
 
 /** The KYC result of the legacy `result/` (Part 2.6). Fields the session has not produced yet are absent. */
-export function kycResult(context: Context, session: Session) {
+export function kycResult(context: Context, session: Session): KycSessionResult {
   const base = { technicalDetails, ...(session.videoCall ? { videoCallStatus: videoCallStatus(session) } : {}) };
   if (session.status === 'created' || session.status === 'additional-information-requested') {
     return { ...base, result_comment: session.status === 'created' ? 'The applicant has not finished the session' : 'Additional information requested' };
@@ -44,7 +45,7 @@ export function kycResult(context: Context, session: Session) {
 const stepStatus = (session: Session) => (session.status === 'created' ? 'pending' : session.status);
 
 /** The KYB result of the current `/result` (Part 2.7), step by step. */
-export function kybResult(session: Session) {
+export function kybResult(session: Session): KybSessionResult {
   const status = stepStatus(session);
   const finished = session.status !== 'created';
   const stepsResults = session.steps.map((step) => {
@@ -65,7 +66,7 @@ export function kybResult(session: Session) {
 }
 
 /** The statistical summary (Part 2.9), from what the session recorded. */
-export function statisticalSummary(session: Session) {
+export function statisticalSummary(session: Session): SessionStatisticalSummary {
   const at = (type: string) => session.activities.find((a) => a.type === type)?.time;
   const start = new Date(session.createdAt).toISOString();
   const end = session.finishedAt ? new Date(session.finishedAt).toISOString() : undefined;

@@ -1,10 +1,10 @@
 // The sandbox's HTTP server: one origin for the current interface, the legacy interface, the applicant
 // page and the control API. Each request is routed, read, checked against the operation's schema and
 // the company key, and answered by its handler or with the operation's documented error.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BadInput, readBody } from './body.js';
-import { createDispatcher, defaultDeliveryPolicy, type DeliveryPolicy } from './callbacks.js';
+import { createDispatcher, defaultDeliveryPolicy, type DeliveryPolicy, type Dispatcher } from './callbacks.js';
 import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
@@ -53,7 +53,23 @@ function firstField(problem: { instancePath: string; params: Record<string, unkn
   return typeof missing === 'string' ? missing : (problem.instancePath.split('/')[1] ?? '');
 }
 
-export function createSandbox(options: SandboxOptions = {}) {
+/** A sandbox server with its state, not yet listening. */
+export type Sandbox = {
+  server: Server;
+  routes: Route[];
+  handlers: Handlers;
+  state: State;
+  /** The companies by company key. */
+  companies: Map<string, Company>;
+  dispatcher: Dispatcher;
+  /** Forgets every session, record and callback, as `POST /sandbox/reset`. */
+  reset(): void;
+  /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+};
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const seed = options.seed ?? 1;
   const clock = options.clock ?? systemClock;
   const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
@@ -198,8 +214,7 @@ export function createSandbox(options: SandboxOptions = {}) {
     companies,
     dispatcher,
     reset,
-    /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
-    async listen(port = 4020, host = '127.0.0.1'): Promise<string> {
+    async listen(port = 4020, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
@@ -216,4 +231,3 @@ export function createSandbox(options: SandboxOptions = {}) {
   };
 }
 
-export type Sandbox = ReturnType<typeof createSandbox>;

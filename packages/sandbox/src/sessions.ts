@@ -102,7 +102,7 @@ export const defaultSteps: Step[] = [
   { type: 'liveness', key: 'liveness', flags: { liveness: true, maxLivenessAttempts: 3 } },
 ];
 
-export const isExpired = (context: Pick<Context, 'clock'>, session: Session) => context.clock.now() >= session.expiresAt;
+export const isExpired = (context: Pick<Context, 'clock'>, session: Session): boolean => context.clock.now() >= session.expiresAt;
 
 const callbackResult: Record<Exclude<SessionStatus, 'created'>, string> = {
   approved: 'APPROVED',
@@ -112,7 +112,7 @@ const callbackResult: Record<Exclude<SessionStatus, 'created'>, string> = {
 };
 
 /** Moves a session to a status, records it, and queues the session-change callback. */
-export function moveTo(context: Context, session: Session, status: Exclude<SessionStatus, 'created'>) {
+export function moveTo(context: Context, session: Session, status: Exclude<SessionStatus, 'created'>): void {
   session.status = status;
   if (status !== 'additional-information-requested') session.finishedAt = context.clock.now();
   record(context, session, 'STATUS_CHANGED', { status });

@@ -10,7 +10,7 @@ import type { Session } from '../state.js';
  * rejected whatever was asked, with a reason that names the record. An expired session cannot be
  * finished (our choice: `wrong-parameters`).
  */
-export function completeSession(context: Context, session: Session, result: 'approved' | 'rejected' | 'manual-check') {
+export function completeSession(context: Context, session: Session, result: 'approved' | 'rejected' | 'manual-check'): void {
   if (isExpired(context, session)) refuse(context, 'wrong-parameters');
   record(context, session, 'PAGE_LOADED');
   let outcome = result;

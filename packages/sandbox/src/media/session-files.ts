@@ -11,10 +11,10 @@ import type { TarFile } from './tar.js';
  * person's data (finished as approved, rejected or waiting for a manual check). Our choice: KYB sessions
  * and unfinished sessions hold none.
  */
-export const hasKycMedia = (session: Session) => session.kind === 'kyc' && ['approved', 'rejected', 'manual-check'].includes(session.status);
+export const hasKycMedia = (session: Session): boolean => session.kind === 'kyc' && ['approved', 'rejected', 'manual-check'].includes(session.status);
 
 /** The time stamped on files of the session (tar entries): when it finished, else when it was made. */
-export const filesTime = (session: Session) => session.finishedAt ?? session.createdAt;
+export const filesTime = (session: Session): number => session.finishedAt ?? session.createdAt;
 
 export type SessionImage = 'card-front' | 'card-back' | 'passport' | 'face' | 'face-document' | 'document-face-photo';
 
@@ -33,7 +33,7 @@ export function sessionImage(session: Session, what: SessionImage): Uint8Array {
   return solidJpeg(width, height, `idv-sandbox ${what} ${session.id}`);
 }
 
-export const livenessVideo = (session: Session) => sampleMp4(`liveness ${session.id}`);
+export const livenessVideo = (session: Session): Uint8Array => sampleMp4(`liveness ${session.id}`);
 
 /** Our choice: three markers, marker-01.jpg to marker-03.jpg. */
 export const visualMarkers = (session: Session): TarFile[] =>
@@ -43,4 +43,4 @@ export const visualMarkers = (session: Session): TarFile[] =>
 export const callShots = (session: Session, roomId: string): TarFile[] =>
   [1, 2].map((n) => ({ name: `shot-00${n}.jpg`, bytes: solidJpeg(320, 240, `idv-sandbox video call shot ${n} ${roomId} ${session.id}`) }));
 
-export const callVideo = (session: Session, videoFileId: string) => sampleMp4(`video call ${videoFileId} ${session.id}`);
+export const callVideo = (session: Session, videoFileId: string): Uint8Array => sampleMp4(`video call ${videoFileId} ${session.id}`);
