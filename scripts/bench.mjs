@@ -10,6 +10,15 @@ if ((await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) !
 const { clientSize, clientThroughput } = await import('../bench/client.bench.mjs');
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
 
+const { buildBench } = await import('../bench/build.bench.mjs');
+const build = buildBench();
+console.log(
+  `cold build (lint, bundle, generate, build, docs; turbo --force): ${build.coldSeconds.toFixed(2)} s (target <= 5 s): ${verdict(build.coldSeconds <= 5)}; ` +
+    `build with no change: ${build.warmSeconds.toFixed(2)} s (target <= 0.5 s): ${verdict(build.warmSeconds <= 0.5)}; ` +
+    `compiling types, client and sandbox: ${build.compileSeconds.toFixed(2)} s vs ${build.tscSeconds.toFixed(2)} s with a tsc start each ` +
+    `(${(build.tscSeconds / build.compileSeconds).toFixed(1)}x faster) (medians of ${build.rounds} rounds)`,
+);
+
 const size = await clientSize();
 console.log(`client bundle: ${(size.minified / 1024).toFixed(2)} kB min, ${(size.gzipped / 1024).toFixed(2)} kB min+gzip (target <= 5 kB): ${verdict(size.gzipped <= 5 * 1024)}`);
 

@@ -1,0 +1,50 @@
+// Build times (issue: spec-change workflow). Targets: a cold build of everything (lint, bundle, generate,
+// build, docs of all documents) in <= 5 s; a build with no change in <= 0.5 s (a turbo cache hit on every
+// task). Baseline in the same run: the packages compiled by one `tsc` start each (what the build did
+// before scripts/compile.mjs), against the compile step the build uses now.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { quietEnv } from '../scripts/run.mjs';
+import { median } from './rounds.mjs';
+
+const compiledPackages = ['types', 'client', 'sandbox'];
+
+/** Wall seconds of one run of a command; throws when it fails, since a failed build times nothing. */
+function seconds(command, args, options = {}) {
+  const began = process.hrtime.bigint();
+  const run = spawnSync(command, args, { env: quietEnv, encoding: 'utf8', ...options });
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${run.stdout}${run.stderr}`);
+  return Number(process.hrtime.bigint() - began) / 1e9;
+}
+
+const turbo = (...tasks) => seconds('npx', ['turbo', 'run', ...tasks, '--output-logs=errors-only']);
+
+function compileWithTsc() {
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-tsc-'));
+  try {
+    return compiledPackages.reduce(
+      (sum, name) => sum + seconds(process.execPath, ['node_modules/typescript/bin/tsc', '-p', `packages/${name}/tsconfig.build.json`, '--outDir', join(outDir, name)]),
+      0,
+    );
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+const compileWithOxc = () => compiledPackages.reduce((sum, name) => sum + seconds(process.execPath, ['../../scripts/compile.mjs'], { cwd: `packages/${name}` }), 0);
+
+export function buildBench({ rounds = 3 } = {}) {
+  const cold = [];
+  const warm = [];
+  const tsc = [];
+  const oxc = [];
+  for (let round = 0; round < rounds; round++) {
+    cold.push(turbo('lint:spec', 'generate', 'build', '--force'));
+    warm.push(turbo('build'));
+    tsc.push(compileWithTsc());
+    oxc.push(compileWithOxc());
+  }
+  return { rounds, coldSeconds: median(cold), warmSeconds: median(warm), tscSeconds: median(tsc), compileSeconds: median(oxc) };
+}
