@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Compiles a package's src/*.ts into dist/: JavaScript and declaration files, each with its source map,
 // file by file through Oxc (inside rolldown). Oxc only strips types, so this takes a tenth of a second
-// where a `tsc` start per package took one to two; declarations come from `isolatedDeclarations`, which
-// tsconfig.base.json turns on so that `tsc` rejects any export whose type would need inference. Type
-// errors are caught by the type check in `npm test` (scripts/typecheck.test.ts), not here.
+// where a `tsc` start per package took one to two; declarations come from Oxc's isolated-declarations emitter,
+// which needs every export's type written out: each package's tsconfig.build.json turns
+// `isolatedDeclarations` on, so `tsc` rejects an export whose type would need inference. Type errors are
+// caught by the type check in `npm test` (scripts/typecheck.test.ts), not here.
 // Run from a package folder: `node ../../scripts/compile.mjs`.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';

@@ -87,4 +87,3 @@ export function createDispatcher({ clock, random, policy = defaultDeliveryPolicy
     },
   };
 }
-

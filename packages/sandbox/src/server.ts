@@ -230,4 +230,3 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }),
   };
 }
-
