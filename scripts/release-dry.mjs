@@ -132,6 +132,12 @@ try {
   await sh('npx', ['--no-install', 'turbo', 'run', 'build', '--output-logs=errors-only', ...names.map((name) => `--filter=${name}`)], work);
   console.log('built');
 
+  step('Type-checking what is published (tsc --noEmit on each tsconfig.build.json: the build only strips types)');
+  for (const dir of publishable.filter((dir) => existsSync(join(dir, 'tsconfig.build.json')))) {
+    await sh(process.execPath, [join(work, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json'), '--noEmit'], work);
+  }
+  console.log('no type errors');
+
   step('Packing and checking every publishable package (npm pack --dry-run, publint, attw --pack)');
   const privateNames = new Set(after.filter((pkg) => pkg.private).map((pkg) => pkg.name));
   const packed = [];
