@@ -6,7 +6,7 @@ import createOpenapiFetch, { type Client } from 'openapi-fetch';
 import type { CurrentPaths, LegacyPaths } from '@idv-toolkit/types';
 import { jsonBody, multipartBody, type KeyField } from './body.js';
 import { assertServerSide } from './browser-guard.js';
-import { createThrottle, type Throttle } from './rate-limit.js';
+import { throttleFor, type Throttle } from './rate-limit.js';
 
 type KeyOptional<Body> = Body extends object ? Omit<Body, 'companyKey' | 'company_key'> & { companyKey?: never; company_key?: never } : Body;
 type WithoutKey<Operation> = {
@@ -29,8 +29,7 @@ const hasFile = (body: object) => Object.values(body).some((value) => value inst
 
 function create<Paths extends {}>(options: FetchClientOptions, keyField: KeyField, alwaysMultipart: boolean): Client<PathsWithoutKey<Paths>> {
   assertServerSide(options.allowBrowser);
-  const throttle =
-    options.rateLimit === false ? undefined : (options.rateLimit?.throttle ?? createThrottle(options.rateLimit?.perMinute ?? 600));
+  const throttle = throttleFor(options.rateLimit);
   const client = createOpenapiFetch<PathsWithoutKey<Paths>>({
     baseUrl: options.baseUrl,
     fetch: options.fetch,

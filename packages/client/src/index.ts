@@ -4,7 +4,7 @@ export { createSandboxClient, type IdvSandboxClient } from './sandbox.js';
 export type { ClientOptions } from './options.js';
 export type { CallOptions } from './core.js';
 export { IdvApiError, IdvNetworkError, IdvRateLimitError, type ErrorKey } from './errors.js';
-export { createThrottle, type Clock, type Throttle } from './rate-limit.js';
+export { createThrottle, memoryStore, sharedThrottle, type Clock, type Throttle, type ThrottleOptions, type ThrottleStore } from './rate-limit.js';
 export type { RetryOptions } from './retry.js';
 export type { OperationError, OperationResult, ParamsOf, SuccessOf, ErrorCodeOf } from './operation-types.js';
 export { decodeDataUri, toUploadDataUri, readTarEntries, uploadMediaTypes, type DecodedDataUri, type TarEntry, type UploadMediaType } from './media.js';

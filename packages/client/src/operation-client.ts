@@ -2,9 +2,7 @@ import type { KeyField } from './body.js';
 import { coreDefaults, createCore, type CallOptions, type OperationMeta } from './core.js';
 import { assertServerSide } from './browser-guard.js';
 import type { ClientOptions } from './options.js';
-import { createThrottle } from './rate-limit.js';
-
-const defaultPerMinute = 600;
+import { throttleFor } from './rate-limit.js';
 
 /** Builds the core and one method per row of a generated operation table. */
 export function buildOperationClient(
@@ -25,7 +23,7 @@ export function buildOperationClient(
     companyKey: options.companyKey,
     keyField,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    throttle: rateLimit === false ? undefined : (rateLimit?.throttle ?? createThrottle(rateLimit?.perMinute ?? defaultPerMinute, clock)),
+    throttle: throttleFor(rateLimit, clock),
     retry: options.retry === false ? { ...coreDefaults.retry, retries: 0 } : { ...coreDefaults.retry, ...options.retry },
     timeoutMs: options.timeoutMs,
     clock,

@@ -1,31 +1,121 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from './index.js';
-import { createThrottle } from './rate-limit.js';
+import { createThrottle, sharedThrottle, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
+import { settle, virtualClock } from './virtual-clock.test-helper.js';
+
+/** Starts `count` acquisitions and records when each one got through. */
+function acquireMany(throttle: ReturnType<typeof createThrottle>, clock: { now(): number }, count: number, signal?: AbortSignal) {
+  const times: number[] = [];
+  const done = Array.from({ length: count }, () => throttle.acquire(signal).then(() => void times.push(clock.now())));
+  return { times, done };
+}
 
 describe('the throttle', () => {
-  it('lets a full minute of requests through at once, then one per refill interval', async () => {
-    const clock = fakeClock();
+  it('lets a full budget through at once, then holds the next request until the first send is 60 s old', async () => {
+    const clock = virtualClock();
     const throttle = createThrottle(3, clock);
-    for (let i = 0; i < 3; i++) await throttle.acquire();
-    expect(clock.sleeps).toEqual([]);
-    await throttle.acquire();
-    expect(clock.sleeps).toEqual([20_000]);
-    expect(clock.now()).toBe(20_000);
+    const { times } = acquireMany(throttle, clock, 4);
+    await clock.advance(59_999);
+    expect(times).toEqual([0, 0, 0]);
+    await clock.advance(1);
+    expect(times).toEqual([0, 0, 0, 60_000]);
   });
 
-  it('refills over time, never above the per-minute budget', async () => {
-    const clock = fakeClock();
+  it('never lets a window hold more than the budget, however the sends were spread', async () => {
+    const clock = virtualClock();
     const throttle = createThrottle(3, clock);
-    for (let i = 0; i < 3; i++) await throttle.acquire();
-    clock.advance(10 * 60_000);
-    for (let i = 0; i < 3; i++) await throttle.acquire();
-    expect(clock.sleeps).toEqual([]);
-    await throttle.acquire();
-    expect(clock.sleeps).toEqual([20_000]);
+    const times: number[] = [];
+    await throttle.acquire().then(() => times.push(clock.now()));
+    await clock.advance(30_000);
+    const rest = acquireMany(throttle, clock, 4);
+    await clock.runAll();
+    // A bucket refilling 3 a minute would have let the 4th go at 30 s; the window of [0, 60 s) holds 3.
+    expect([...times, ...rest.times]).toEqual([0, 30_000, 30_000, 60_000, 90_000]);
   });
 
-  it('keeps a client at 600 requests in its first minute by default', async () => {
+  it('serves waiting requests first come, first served', async () => {
+    const clock = virtualClock();
+    const throttle = createThrottle(1, clock);
+    const order: number[] = [];
+    const done = [0, 1, 2, 3].map((i) => throttle.acquire().then(() => order.push(i)));
+    await clock.runAll();
+    await Promise.all(done);
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(clock.now()).toBe(180_000);
+  });
+
+  it('drops a waiting request whose signal aborts, with the signal’s reason, and lets the next one take its turn', async () => {
+    const clock = virtualClock();
+    const throttle = createThrottle(1, clock);
+    await throttle.acquire();
+    const controller = new AbortController();
+    const aborted = throttle.acquire(controller.signal);
+    const next = acquireMany(throttle, clock, 1);
+    await clock.advance(10_000);
+    controller.abort(new Error('caller gave up'));
+    await expect(aborted).rejects.toThrow('caller gave up');
+    await clock.advance(50_000);
+    expect(next.times).toEqual([60_000]);
+  });
+
+  it('rejects at once for a signal that has already aborted, without using the budget', async () => {
+    const clock = virtualClock();
+    const throttle = createThrottle(1, clock);
+    await expect(throttle.acquire(AbortSignal.abort(new Error('late')))).rejects.toThrow('late');
+    const { times } = acquireMany(throttle, clock, 1);
+    await settle();
+    expect(times).toEqual([0]);
+  });
+
+  it('gives up waiting when a real timeout fires, and stops its own timer once nobody waits', async () => {
+    const throttle = createThrottle(1);
+    await throttle.acquire();
+    const started = Date.now();
+    await expect(throttle.acquire(AbortSignal.timeout(50))).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // vitest would hang on a 60 s timer kept alive; the test ending at all shows the pump stopped.
+  });
+
+  it('fails the waiting request when its store fails, and goes on with the next', async () => {
+    const clock = virtualClock();
+    let calls = 0;
+    const store: ThrottleStore = {
+      take: async () => {
+        calls++;
+        if (calls === 1) throw new Error('store unreachable');
+        return 0;
+      },
+    };
+    const throttle = createThrottle(10, { clock, store });
+    const first = throttle.acquire();
+    const second = throttle.acquire();
+    await expect(first).rejects.toThrow('store unreachable');
+    await expect(second).resolves.toBeUndefined();
+  });
+
+  it('waits as long as a shared store says before asking it again', async () => {
+    const clock = virtualClock();
+    const answers = [5_000, 0];
+    const asked: number[] = [];
+    const store: ThrottleStore = { take: async () => (asked.push(clock.now()), answers.shift() ?? 0) };
+    const throttle = createThrottle(10, { clock, store });
+    const { times } = acquireMany(throttle, clock, 1);
+    await clock.runAll();
+    expect(asked).toEqual([0, 5_000]);
+    expect(times).toEqual([5_000]);
+  });
+
+  it('rejects a budget below one request a minute', () => {
+    expect(() => createThrottle(0)).toThrow(RangeError);
+    expect(() => createThrottle(0.5)).toThrow(RangeError);
+    expect(() => createThrottle(Number.NaN)).toThrow(RangeError);
+    expect(() => createThrottle(10, { windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('the throttle of clients', () => {
+  it('keeps a default client at 600 requests in any minute', async () => {
     const clock = fakeClock();
     const { fetch, sent } = fakeFetch(() => json({ result: [] }));
     const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
@@ -35,25 +125,62 @@ describe('the throttle', () => {
       times.push(clock.now());
     }
     expect(sent).toHaveLength(601);
-    expect(times.filter((t) => t < 60_000)).toHaveLength(601);
     expect(times[599]).toBe(0);
-    expect(times[600]).toBe(100);
+    expect(times[600]).toBe(60_000);
   });
 
-  it('can be shared by two clients that leave from one IP', async () => {
-    const clock = fakeClock();
+  it('shares one default budget between every client of the process', async () => {
+    const clock = virtualClock();
+    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
+    const a = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
+    const b = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
+    const calls = Array.from({ length: 601 }, (_, i) => (i % 2 ? a : b).listGroups());
+    await clock.advance(59_999);
+    expect(sent).toHaveLength(600);
+    await clock.advance(1);
+    await Promise.all(calls);
+    expect(sent).toHaveLength(601);
+    expect(sharedThrottle(clock)).toBe(sharedThrottle(clock));
+  });
+
+  it('gives a client with its own perMinute a budget of its own, and none with rateLimit: false', async () => {
+    const clock = virtualClock();
+    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
+    const own = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false, rateLimit: { perMinute: 2 } });
+    const off = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false, rateLimit: false });
+    const calls = [own.listGroups(), own.listGroups(), own.listGroups(), ...Array.from({ length: 700 }, () => off.listGroups())];
+    await settle();
+    expect(sent).toHaveLength(702);
+    await clock.advance(60_000);
+    await Promise.all(calls);
+    expect(sent).toHaveLength(703);
+  });
+
+  it('can share one given throttle between two clients', async () => {
+    const clock = virtualClock();
     const throttle = createThrottle(2, clock);
-    const { fetch } = fakeFetch(() => json({ result: [] }));
+    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
     const a = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, rateLimit: { throttle } });
     const b = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, rateLimit: { throttle } });
-    await a.listGroups();
-    await b.listGroups();
-    expect(clock.sleeps).toEqual([]);
-    await a.listGroups();
-    expect(clock.sleeps).toEqual([30_000]);
+    const calls = [a.listGroups(), b.listGroups(), a.listGroups()];
+    await settle();
+    expect(sent).toHaveLength(2);
+    await clock.advance(60_000);
+    await Promise.all(calls);
+    expect(sent).toHaveLength(3);
   });
 
-  it('rejects a budget that is not a positive number', () => {
-    expect(() => createThrottle(0)).toThrow(RangeError);
+  it('stops waiting for the throttle when the call’s signal aborts', async () => {
+    const clock = virtualClock();
+    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
+    const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false, rateLimit: { perMinute: 1 } });
+    await idv.listGroups();
+    const controller = new AbortController();
+    const waiting = idv.listGroups(undefined, { signal: controller.signal });
+    await clock.advance(1_000);
+    controller.abort(new Error('no longer needed'));
+    await expect(waiting).rejects.toBeDefined();
+    await clock.advance(60_000);
+    expect(sent).toHaveLength(1);
   });
 });

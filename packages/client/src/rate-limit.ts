@@ -1,3 +1,8 @@
+// The client's throttle. The service answers the 601st request of a minute from one IP with 529 and then
+// blocks that IP for an hour, so "usually under the limit" is not enough: the throttle keeps a log of its
+// own send times and lets a request go only when fewer than `perMinute` sends lie in the last window,
+// which holds however the service counts its minutes (a fixed minute or a sliding one).
+
 /** What the throttle needs of time; tests pass a fake one. */
 export type Clock = {
   now(): number;
@@ -21,56 +26,178 @@ export const systemClock: Clock = {
     }),
 };
 
+/** Waits until a request may go; rejects with the signal's reason if it aborts first. */
 export type Throttle = { acquire(signal?: AbortSignal): Promise<void> };
 
 /**
- * A token bucket that keeps this client under `perMinute` requests in any minute: it starts full
- * (`perMinute` tokens, so a burst of that size goes at once) and refills continuously. A request that
- * finds the bucket empty waits for its token instead of reaching the service, whose answer to the
- * 601st request in a minute is a one-hour block.
+ * Where the log of sends lives: in this process by default, or shared by several processes (see
+ * `@idv-toolkit/throttle-redis`). `take` records one send if fewer than `limit` lie in the last `windowMs`
+ * and returns 0, or records nothing and returns how many milliseconds to wait before asking again.
  */
-export function createThrottle(perMinute: number, clock: Clock = systemClock): Throttle {
-  if (!Number.isFinite(perMinute) || perMinute <= 0) throw new RangeError('rateLimit.perMinute must be a positive number');
-  const refillPerMs = perMinute / 60_000;
-  let tokens = perMinute;
-  let last = clock.now();
-  let queue: Promise<void> = Promise.resolve();
-  let queueIdle = true;
+export type ThrottleStore = { take(limit: number, windowMs: number): number | Promise<number> };
 
-  const refill = () => {
-    const now = clock.now();
-    tokens = Math.min(perMinute, tokens + (now - last) * refillPerMs);
-    last = now;
+export type ThrottleOptions = {
+  /** Time source of the log and of the waiting (tests pass a fake one). */
+  clock?: Clock;
+  /** Keeps the log elsewhere, e.g. in Redis so that a fleet shares one budget. */
+  store?: ThrottleStore;
+  /** Length of the window in milliseconds (default 60 000, the service's minute). */
+  windowMs?: number;
+};
+
+const minute = 60_000;
+
+/** The sliding log of one process: send times, oldest first, in an array that is compacted now and then. */
+export function memoryStore(clock: Pick<Clock, 'now'> = systemClock): ThrottleStore {
+  let log: number[] = [];
+  let start = 0;
+  return {
+    take(limit, windowMs) {
+      const now = clock.now();
+      while (start < log.length && log[start]! <= now - windowMs) start++;
+      if (start > 1024 && start * 2 > log.length) {
+        log = log.slice(start);
+        start = 0;
+      }
+      if (log.length - start < limit) {
+        log.push(now);
+        return 0;
+      }
+      // Full: the (limit)th most recent send leaves the window first; wait until it has.
+      return Math.max(1, log[log.length - limit]! + windowMs - now);
+    },
+  };
+}
+
+type Waiter = { resolve(): void; reject(reason: unknown): void; signal: AbortSignal | undefined; onAbort: () => void };
+
+/**
+ * At most `perMinute` requests in any rolling window of `windowMs` (60 s): a sliding log of send times,
+ * not a bucket, so no burst can go over. Requests that must wait are served first come, first served;
+ * a waiting request whose `signal` aborts (the call's own, or its timeout) leaves the queue at once.
+ *
+ * `createThrottle(600)` is a budget of its own; give the same throttle to every client that leaves from
+ * one IP, or use the default that clients share (`sharedThrottle()`).
+ */
+export function createThrottle(perMinute: number, options: ThrottleOptions | Clock = {}): Throttle {
+  if (!Number.isFinite(perMinute) || perMinute < 1) throw new RangeError('rateLimit.perMinute must be a number of at least 1');
+  const settings: ThrottleOptions = 'now' in options ? { clock: options } : options;
+  const clock = settings.clock ?? systemClock;
+  const windowMs = settings.windowMs ?? minute;
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError('windowMs must be a positive number');
+  const limit = Math.floor(perMinute);
+  const store = settings.store ?? memoryStore(clock);
+  // Only the in-process log answers synchronously; a shared store is asked by the queue's head alone.
+  const fastPath = settings.store === undefined;
+  const queue: Waiter[] = [];
+  let pumping = false;
+  // Ends the pump's sleep when every waiter has left, so an idle process is not kept alive by it.
+  let idle: AbortController | undefined;
+
+  const leave = (waiter: Waiter) => {
+    waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    const at = queue.indexOf(waiter);
+    if (at >= 0) queue.splice(at, 1);
+    if (queue.length === 0) idle?.abort();
   };
 
-  const takeOne = async (signal?: AbortSignal) => {
-    refill();
-    while (tokens < 1) {
-      await clock.sleep(Math.ceil((1 - tokens) / refillPerMs), signal);
-      refill();
+  async function pump() {
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        let wait: number;
+        try {
+          wait = await store.take(limit, windowMs);
+        } catch (error) {
+          // The store failed (e.g. Redis is unreachable): the request at the head fails with its error.
+          const head = queue[0];
+          if (!head) break;
+          leave(head);
+          head.reject(error);
+          continue;
+        }
+        if (wait <= 0) {
+          // The send was recorded; if its waiter left meanwhile, the next one uses it.
+          const head = queue.shift();
+          if (!head) break;
+          head.signal?.removeEventListener('abort', head.onAbort);
+          head.resolve();
+          continue;
+        }
+        idle = new AbortController();
+        try {
+          await clock.sleep(wait, idle.signal);
+        } catch {
+          // Nobody waits any more.
+        }
+        idle = undefined;
+      }
+    } finally {
+      pumping = false;
     }
-    tokens -= 1;
-  };
+  }
 
   return {
     acquire(signal) {
-      refill();
-      // Fast path: a token is free and nobody waits before us.
-      if (tokens >= 1 && queueIdle) {
-        tokens -= 1;
-        return Promise.resolve();
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      if (fastPath && !pumping && queue.length === 0) {
+        // Nobody waits and the log is in this process: a free slot is taken without a promise chain.
+        const wait = store.take(limit, windowMs) as number;
+        return wait <= 0 ? Promise.resolve() : enqueue(signal, wait);
       }
-      queueIdle = false;
-      const turn = queue.then(() => takeOne(signal));
-      const settled = turn.then(
-        () => undefined,
-        () => undefined,
-      );
-      queue = settled;
-      settled.then(() => {
-        if (queue === settled) queueIdle = true;
-      });
-      return turn;
+      return enqueue(signal, 0);
     },
   };
+
+  function enqueue(signal: AbortSignal | undefined, firstWait: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          leave(waiter);
+          reject(signal!.reason);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      queue.push(waiter);
+      if (!pumping) void startPump(firstWait);
+    });
+  }
+
+  async function startPump(firstWait: number) {
+    if (firstWait > 0) {
+      pumping = true;
+      idle = new AbortController();
+      try {
+        await clock.sleep(firstWait, idle.signal);
+      } catch {
+        // Nobody waits any more.
+      }
+      idle = undefined;
+    }
+    await pump();
+  }
+}
+
+const shared = new WeakMap<Clock, Throttle>();
+
+/**
+ * The process's default throttle: every client made without `rateLimit` uses this one, so two clients
+ * with default settings share the service's 600 requests a minute (the limit is per IP, not per client).
+ */
+export function sharedThrottle(clock: Clock = systemClock): Throttle {
+  let throttle = shared.get(clock);
+  if (!throttle) shared.set(clock, (throttle = createThrottle(600, { clock })));
+  return throttle;
+}
+
+/** The throttle a client's `rateLimit` option asks for: off, given, a budget of its own, or the shared default. */
+export function throttleFor(rateLimit: { perMinute?: number; throttle?: Throttle } | false | undefined, clock: Clock = systemClock): Throttle | undefined {
+  if (rateLimit === false) return undefined;
+  if (rateLimit?.throttle) return rateLimit.throttle;
+  if (rateLimit?.perMinute !== undefined) return createThrottle(rateLimit.perMinute, { clock });
+  return sharedThrottle(clock);
 }
