@@ -7,12 +7,24 @@ export declare const bundles: Record<MockName, string>;
 export declare const defaultPorts: Record<MockName, number>;
 
 /**
- * Starts one Prism per interface on `host` (127.0.0.1 by default). A port of 0, or a default port that is
- * taken, gets a free port. Resolves once both answer.
+ * Starts one Prism per interface, each behind a guard on `host` (127.0.0.1 by default) that answers a
+ * malformed request target with 400 before Prism sees it. A port of 0, or a port that is taken, gets a
+ * free port. A Prism that exits is restarted and `log` gets one line about it. Resolves once both answer.
  */
 export declare function startMocks(options?: {
   host?: string;
   ports?: Partial<Record<MockName, number>>;
   verbose?: boolean;
   timeoutMs?: number;
-}): Promise<{ urls: MockUrls; stop(): Promise<void> }>;
+  /** Where the one line about a restarted Prism goes; console.log by default. */
+  log?: (line: string) => void;
+  /** Keep a second Prism per interface started in advance, so a restart answers at once (about 150 MB each). */
+  spare?: boolean;
+}): Promise<{
+  urls: MockUrls;
+  stop(): Promise<void>;
+  /** The process IDs of the Prism processes answering now (for diagnostics and tests). */
+  prismPids(): Record<MockName, number | undefined>;
+  /** Resolves once each interface has its spare answering (at once without `spare`). */
+  sparesReady(): Promise<void>;
+}>;
