@@ -381,7 +381,7 @@ export const operationTable = {
   "getTrustedDatabaseRecord": {
     "path": "/get-trusted-database-record",
     "method": "POST",
-    "idempotent": true,
+    "idempotent": false,
     "request": "json",
     "response": "json",
     "errorKeys": [
@@ -392,7 +392,7 @@ export const operationTable = {
   "checkInRegistry": {
     "path": "/check-in-{registry}",
     "method": "POST",
-    "idempotent": true,
+    "idempotent": false,
     "request": "json",
     "response": "json",
     "errorKeys": [

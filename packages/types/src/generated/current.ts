@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Create a verification session
-         * @description Creates a KYC or KYB session and returns its ID and the applicant-facing URL. The session is built from a saved configuration (`configId`, recommended) or from custom `steps` and `flags`. With a configuration, `general` overrides its values for this session only and `steps` replace the configuration steps that have the same `key`; the saved configuration is never modified. `parentSessionId` creates a child session for multi-participant verification. `sessionId` names an existing parent session to request additional information: the parent stays unchanged and a new child session with a fresh applicant URL is created. When the configuration has additionalInformationRequest enabled, the answer adds `additionalSessionId` and `additionalSessionUrl`, `id` stays the parent's ID and `url` is the child's URL; always give the applicant the latest `additionalSessionUrl`. This is the recommended way to create sessions; unlike most operations, the answer is not wrapped in `result`.
+         * @description Creates a KYC or KYB session and returns its ID and the applicant-facing URL. The session is built from a saved configuration (`configId`, recommended) or from custom `steps` and `flags`. With a configuration, `general` overrides its values for this session only and `steps` replace the configuration steps that have the same `key`; the saved configuration is never modified. `parentSessionId` creates a child session for multi-participant verification. `sessionId` names an existing parent session to request additional information: the parent stays unchanged and a new child session with a fresh applicant URL is created. When the configuration has additionalInformationRequest enabled, the answer adds `additionalSessionId` and `additionalSessionUrl`, `id` stays the parent's ID and `url` is the child's URL ("same as additionalSessionUrl"); always give the applicant the latest `additionalSessionUrl`. Without a child session, `url` is the URL of the session `id` names (our reading: the reference calls `url` the child session's URL and does not describe the answer without one). This is the recommended way to create sessions; unlike most operations, the answer is not wrapped in `result`.
          */
         post: operations["begin"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Start monitoring a person on the screening lists
-         * @description Puts a person, by full name and optionally birth date, under ongoing screening monitoring and returns the ID of the monitoring query. A person who is already monitored gives `already-exists`, the only code the reference's table lists for this operation; `company-missing` and `access-denied` are added as the key codes its authentication part gives for every screening operation. Repeating the request does not create a second query.
+         * @description Puts a person, by full name and optionally birth date, under ongoing screening monitoring and returns the ID of the monitoring query. A person who is already monitored gives `already-exists`, the only code the reference's table lists for this operation; `company-missing` and `access-denied` (the key codes its authentication part gives for screening operations) and `payment-needed` ("screening operations can give payment-needed when the company lacks the right to use them", Part 5) are added. Repeating the request does not create a second query.
          */
         post: operations["monitorScreeningQuery"];
         delete?: never;
@@ -253,7 +253,7 @@ export interface paths {
         put?: never;
         /**
          * Stop monitoring a person on the screening lists
-         * @description Removes a monitoring query, by the ID `/monitor-screening-query` returned, so the person is no longer monitored. The reference does not show this operation's error codes, nor what an unknown ID gives (our choice: only the screening key codes of its authentication part, `company-missing` and `access-denied`, are listed).
+         * @description Removes a monitoring query, by the ID `/monitor-screening-query` returned, so the person is no longer monitored. The reference does not show this operation's error codes, nor what an unknown ID gives (our choice: only the screening codes of its authentication part are listed: the key codes `company-missing` and `access-denied`, and `payment-needed`, which "screening operations can give").
          */
         post: operations["removeScreeningQueryFromMonitoring"];
         delete?: never;
@@ -273,7 +273,7 @@ export interface paths {
         put?: never;
         /**
          * List the persons under screening monitoring
-         * @description Returns one page of monitoring records. `start` skips records and `limit` caps the page; with `date` only records after that moment are returned, and without it the entire list is. The reference shows no defaults and does not mark `start` and `limit` as required (our choice: optional). It lists no error codes for this operation (our choice: only the screening key codes of its authentication part, `company-missing` and `access-denied`, are listed).
+         * @description Returns one page of monitoring records. `start` skips records and `limit` caps the page; with `date` only records after that moment are returned, and without it the entire list is. The reference shows no defaults and does not mark `start` and `limit` as required (our choice: optional). It lists no error codes for this operation (our choice: only the screening codes of its authentication part are listed: the key codes `company-missing` and `access-denied`, and `payment-needed`, which "screening operations can give").
          */
         post: operations["listScreeningMonitoringRecords"];
         delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
         put?: never;
         /**
          * Get the screening delta records
-         * @description Returns the company's screening delta records: dated entries naming a person or a company, with the date of birth for persons. The reference does not explain the purpose or meaning of delta records. The error codes are the reference's (`wrong-parameters`, `access-denied`) plus `company-missing`, the other screening key code of its authentication part.
+         * @description Returns the company's screening delta records: dated entries naming a person or a company, with the date of birth for persons. The reference does not explain the purpose or meaning of delta records. The error codes are the reference's (`wrong-parameters`, `access-denied`) plus two of its authentication part: `company-missing`, the other screening key code, and `payment-needed`, which "screening operations can give".
          */
         post: operations["getScreeningDeltaRecords"];
         delete?: never;
@@ -513,7 +513,7 @@ export interface paths {
         put?: never;
         /**
          * List the company's user groups
-         * @description Returns every group of console users that the company has, with its members. A company without groups gets an empty array.
+         * @description Returns every group of console users that the company has, with its members. The reference contradicts itself on a company without groups: the endpoint says "empty array when none", while its error table lists `groups-not-found` ("no groups found"). Both are described here, so a caller must treat both as "no groups"; which one the service sends is not known (our reading).
          */
         post: operations["listGroups"];
         delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user group
-         * @description Creates a group of console users. `name` is required; `description` and the initial members (`memberIds`) are optional. Sessions assigned to the group become accessible to its members.
+         * @description Creates a group of console users. `name` is required; `description` and the initial members (`memberIds`) are optional. Sessions assigned to the group (`groupId` of `begin`) become accessible to its members (our reading: the reference says a session's `groupId` is the "group the session is assigned to" and `general.groups` the "groups with access", but not what membership grants).
          */
         post: operations["makeGroup"];
         delete?: never;
@@ -594,7 +594,7 @@ export interface paths {
         put?: never;
         /**
          * List the company's console users
-         * @description Returns the company's console users with their roles.
+         * @description Returns the company's console users with their roles. The error codes are the reference's (`invalid-access`, `wrong-parameters`) plus `invalid-company-key`, added because its authentication part says a key that is not valid gives `invalid-company-key` for the user endpoints.
          */
         post: operations["listUsers"];
         delete?: never;
@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Create a console user
-         * @description Creates a console user with an e-mail address and a password of at least 8 characters. Without `rights` the user is a `call_center_operator`; without `emailVerified` the address is treated as not verified. Most failures answer `{"argumentError": "<code>"}`; a `password` that is not a string answers `{"internalError": "<message>"}` instead.
+         * @description Creates a console user with an e-mail address and a password of at least 8 characters. Without `rights` the user is a `call_center_operator`; without `emailVerified` the address is treated as not verified. Most failures answer `{"argumentError": "<code>"}`; a `password` that is not a string answers `{"internalError": "<message>"}` instead. The reference's endpoint table says "see Part 7" for the codes: they are the create-user codes of Part 7 (`invalid-email-format`, `password-too-short`, `invalid-rights`, `user-already-exists`) plus `invalid-company-key`, which Part 5 gives for the user endpoints.
          */
         post: operations["createUser"];
         delete?: never;
@@ -654,7 +654,7 @@ export interface paths {
         put?: never;
         /**
          * Compare two faces
-         * @description Compares the faces in two JPEG images, sent as a multipart form, and returns their similarity with the statuses found on each face. Faces should be at least 80 pixels in size. The reference says that a face of 65 to 79 pixels gives "an error code with the score", and its error example has `similarity` null and `FACE_FAR_AWAY` in the statuses of the affected face; we read this as a 200 answer, shown in the `face-too-small` example, not as an HTTP error (our reading). The reference lists no error codes for this operation (our choice: `wrong-parameters` with HTTP 400 for a missing face file or one that is not a JPEG). It mentions a PDF as an input only in its machine-readable description; this description accepts JPEG only, as the reference's text and limits say.
+         * @description Compares the faces in two JPEG images, sent as a multipart form, and returns their similarity with the statuses found on each face. Faces should be at least 80 pixels in size. The reference says that a face of 65 to 79 pixels gives "an error code with the score", and its error example has `similarity` null and `FACE_FAR_AWAY` in the statuses of the affected face; we read this as a 200 answer, shown in the `face-too-small` example, not as an HTTP error (our reading). Whether `similarity` is always null then ("with the score" says otherwise) is not settled by the reference, and what a face under 65 pixels gives is not shown. The reference lists no error codes for this operation (our choice: `wrong-parameters` with HTTP 400 for a missing face file or one that is not a JPEG). It mentions a PDF as an input only in its machine-readable description; this description accepts JPEG only, as the reference's text and limits say.
          */
         post: operations["compareFaces"];
         delete?: never;
@@ -694,7 +694,7 @@ export interface paths {
         put?: never;
         /**
          * Get a person's record from a trusted database
-         * @description Looks a person up in a trusted (state) database by personal number and date of birth, for a session and an issuing state, and returns the record: names, birth and citizenship data, status, photo, document and address. The reference does not mark which request fields are required (our choice: only `companyKey`). Errors come with the key `error`, not `argumentError`.
+         * @description Looks a person up in a trusted (state) database by personal number and date of birth, for a session and an issuing state, and returns the record: names, birth and citizenship data, status, photo, document and address. The reference does not mark which request fields are required (our choice: only `companyKey`). Errors come with the key `error`, not `argumentError`. Not marked safe to retry (`x-idempotent: false`, our choice): the reference does not say that repeating it is safe, and a lookup in an outside source may be charged per request, so a retry after a lost answer could be charged twice; the client does not repeat it by itself.
          */
         post: operations["getTrustedDatabaseRecord"];
         delete?: never;
@@ -714,7 +714,7 @@ export interface paths {
         put?: never;
         /**
          * Check a subject in a named registry
-         * @description Runs a check in the registry whose provider name is the last part of the path (`/check-in-<registry>`). The reference shows neither the request nor the response shape (our choice: a request with `companyKey` and any further fields the registry needs, and a response wrapping an open object in `result`). Errors come with the key `error`: `wrong-parameters`, or `no-<registry>-source` when the company has no source for that registry. The second code is built from the registry name, so the schema gives it as a pattern rather than an enum.
+         * @description Runs a check in the registry whose provider name is the last part of the path (`/check-in-<registry>`). The reference shows neither the request nor the response shape (our choice: a request with `companyKey` and any further fields the registry needs, and a response wrapping an open object in `result`). Errors come with the key `error`: `wrong-parameters`, or `no-<registry>-source` when the company has no source for that registry. The second code is built from the registry name, so the schema gives it as a pattern rather than an enum. Not marked safe to retry (`x-idempotent: false`, our choice): the reference does not say that repeating it is safe, and a lookup in an outside source may be charged per request, so a retry after a lost answer could be charged twice; the client does not repeat it by itself.
          */
         post: operations["checkInRegistry"];
         delete?: never;
@@ -954,7 +954,9 @@ export interface components {
          * @description Session customization options. The reference names this object but does not show its contents, so no keys are listed here and any key is accepted. Custom flags are legacy-style usage whose handling is planned to be retired in favour of saved configurations.
          * @example {}
          */
-        SessionFlags: Record<string, never>;
+        SessionFlags: {
+            [key: string]: unknown;
+        };
         /**
          * LocalizedText
          * @description Text in several languages: each key is a language code and each value the text in that language.
@@ -1165,7 +1167,9 @@ export interface components {
          * @description The created session. Unlike most operations of this interface, the body is not wrapped in `result`.
          * @example {
          *       "id": "6f1c2a7e-session-0001",
-         *       "url": "https://verify.example.com/?session_token=6f1c2a7e-session-0001"
+         *       "url": "https://verify.example.com/?session_token=6f1c2a7e-session-0004",
+         *       "additionalSessionId": "6f1c2a7e-session-0004",
+         *       "additionalSessionUrl": "https://verify.example.com/?session_token=6f1c2a7e-session-0004"
          *     }
          */
         BeginResponse: {
@@ -1176,8 +1180,8 @@ export interface components {
             id: string;
             /**
              * Format: uri
-             * @description Applicant-facing URL, of the form `{widget_url}/?session_token=<session_id>`. When an additional session was created, this is the child session's URL, the same as `additionalSessionUrl`.
-             * @example https://verify.example.com/?session_token=6f1c2a7e-session-0001
+             * @description Applicant-facing URL, of the form `{widget_url}/?session_token=<session_id>`. The reference calls it the "applicant-facing URL of the child session (same as additionalSessionUrl)". When a child session was created (the answer has `additionalSessionUrl`), it is that child's URL. When none was (no `additionalSessionUrl`), it is the URL of the session `id` names, the only session there is (our reading: the reference does not describe this case).
+             * @example https://verify.example.com/?session_token=6f1c2a7e-session-0004
              */
             url: string;
             /**
@@ -1213,7 +1217,7 @@ export interface components {
         };
         /**
          * KybCompany
-         * @description Company data collected in the `company` step of a KYB session.
+         * @description Company data collected in the `company` step of a KYB session. The reference names these fields without types and without saying which are always present; the string types are our reading and none is marked required (our choice).
          * @example {
          *       "companyName": "Northwind Widgets Ltd",
          *       "registrationNumber": "404551234",
@@ -1314,7 +1318,7 @@ export interface components {
         };
         /**
          * KybIndividualBeneficiary
-         * @description A person who is a beneficial owner or representative of the company.
+         * @description A person who is a beneficial owner or representative of the company. The reference types `entityType` (`individual`), `positions` (array of strings), `ownershipPercentage` (string) and `sessionIds` (array); the types of the other fields are our reading.
          * @example {
          *       "entityType": "individual",
          *       "positions": [
@@ -1376,14 +1380,14 @@ export interface components {
              */
             email?: string;
             /**
-             * @description IDs of the KYC sessions created for this person.
+             * @description KYC session IDs: "sessionIds (array; each is a KYC session ID)", in the reference's words. That they are the sessions created for this person is our reading.
              * @example [
              *       "6f1c2a7e-session-0002"
              *     ]
              */
             sessionIds?: string[];
             /**
-             * @description Applicant-facing URL of the person's KYC session.
+             * @description Applicant-facing URL of the person's KYC session (our reading; the reference names the field only).
              * @example https://verify.example.com/?session_token=6f1c2a7e-session-0002
              */
             sessionUrl?: string;
@@ -1395,7 +1399,7 @@ export interface components {
         };
         /**
          * KybCompanyBeneficiary
-         * @description A company that is a beneficial owner or representative of the company under verification.
+         * @description A company that is a beneficial owner or representative of the company under verification. The reference types only `entityType` (`company`) and, for individuals, `ownershipPercentage` (string) and `positions` (array of strings); the types of the other fields, `ownershipPercentage` of a company included, are our reading.
          * @example {
          *       "entityType": "company",
          *       "positions": [
@@ -1468,14 +1472,14 @@ export interface components {
              */
             dateOfIncorporation?: string;
             /**
-             * @description IDs of the KYC sessions created for this entity's representatives.
+             * @description KYC session IDs: "sessionIds (array; each is a KYC session ID)", in the reference's words. That they are the sessions of this company's representatives is our reading.
              * @example [
              *       "6f1c2a7e-session-0003"
              *     ]
              */
             sessionIds?: string[];
             /**
-             * @description Applicant-facing URL of the related KYC session.
+             * @description Applicant-facing URL of the related KYC session (our reading; the reference names the field only).
              * @example https://verify.example.com/?session_token=6f1c2a7e-session-0003
              */
             sessionUrl?: string;
@@ -1612,7 +1616,7 @@ export interface components {
         };
         /**
          * KybTrustedDatabaseRecord
-         * @description What the trusted database holds about the company, as checked in the `kyb-review` step.
+         * @description What the trusted database holds about the company, as checked in the `kyb-review` step. The reference types only `lastUpdateTimestamp` (integer, epoch seconds); the types of the other fields are our reading.
          * @example {
          *       "activityStatus": "active",
          *       "companyName": "Northwind Widgets Ltd",
@@ -1756,7 +1760,7 @@ export interface components {
         };
         /**
          * KybOtherStepResult
-         * @description Result of a KYB step of another type. The reference describes the `company`, `beneficiaries` and `kyb-review` step results and says every entry has key, type, status and result; it does not say that no other step types occur, so other types are accepted with that generic shape (our choice).
+         * @description Result of a KYB step of another type. The reference describes the `company`, `beneficiaries` and `kyb-review` step results and says "each entry of stepsResults has key, type, status, and result (except kyb-review)"; it does not say that no other step types occur, so other types are accepted with that generic shape, `result` required (our choice).
          * @example {
          *       "key": "questionnaire",
          *       "type": "user-questionnaire",
@@ -1784,7 +1788,7 @@ export interface components {
              * @description Step result; its shape is not shown in the reference.
              * @example {}
              */
-            result?: unknown;
+            result: unknown;
         };
         /**
          * KybStepResult
@@ -1801,7 +1805,7 @@ export interface components {
         KybStepResult: components["schemas"]["KybCompanyStepResult"] | components["schemas"]["KybBeneficiariesStepResult"] | components["schemas"]["KybReviewStepResult"] | components["schemas"]["KybOtherStepResult"];
         /**
          * TechnicalDetails
-         * @description Technical details of the applicant's device and connection during the session.
+         * @description Technical details of the applicant's device and connection during the session. The reference names "remoteAddress, userAgent, countryCode" without types; the string types are our reading.
          * @example {
          *       "remoteAddress": "203.0.113.24",
          *       "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
@@ -1861,6 +1865,7 @@ export interface components {
              *     ]
              */
             stepsResults: components["schemas"]["KybStepResult"][];
+            /** @description Technical details of the applicant's session. The reference names `technicalDetails` in the KYB body without its fields; reusing the shape of the KYC result's technicalDetails (remoteAddress, userAgent, countryCode) is our choice. */
             technicalDetails: components["schemas"]["TechnicalDetails"];
         };
         /** GetResultResponse */
@@ -2014,10 +2019,12 @@ export interface components {
              */
             time?: string;
             /**
-             * @description Details of the activity; its contents depend on `type` and are not shown in the reference.
+             * @description Details of the activity, for example `{"status": ...}`; its contents depend on `type` and are not shown in the reference, so any key is accepted.
              * @example {}
              */
-            data?: Record<string, never>;
+            data?: {
+                [key: string]: unknown;
+            };
         };
         /** ListSessionActivitiesResponse */
         ListSessionActivitiesResponse: {
@@ -2317,14 +2324,14 @@ export interface components {
              */
             offset?: number;
             /**
-             * @description Largest number of hits to return. The reference shows neither a default nor a maximum.
+             * @description Largest number of hits to return. The reference shows no minimum, maximum or default ("maximum page size ... and defaults for offset, limit and start: not shown"); every paging request takes a whole number from 0 (our choice, the same for every list: 0 asks for no items).
              * @example 20
              */
             limit?: number;
         };
         /**
          * ScreeningHit
-         * @description One entry of the screening lists that matches a search.
+         * @description One entry of the screening lists that matches a search. The reference lists its fields ("personId (string), entityType (string), name (string), score (number), topics (array of strings)") without saying which are always present, so none is marked required (our choice, the same for every screening profile shape: hit, person details, detail group, detail and property).
          * @example {
          *       "personId": "scr-person-0001-fictional",
          *       "entityType": "Person",
@@ -2341,22 +2348,22 @@ export interface components {
              * @description Identifier of the listed person; pass it to `/get-screening-person-details`.
              * @example scr-person-0001-fictional
              */
-            personId: string;
+            personId?: string;
             /**
-             * @description Kind of listed entity. The reference does not list the values; the person details of the same service show `Person`.
+             * @description Kind of listed entity. The reference gives only "entityType (string)", without values; the example value `Person` is our choice.
              * @example Person
              */
-            entityType: string;
+            entityType?: string;
             /**
              * @description Name of the listed person as the list gives it.
              * @example Jonas Doe
              */
-            name: string;
+            name?: string;
             /**
              * @description How closely the entry matches the query. The reference does not give the scale.
              * @example 87.5
              */
-            score: number;
+            score?: number;
             /**
              * @description Categories the entry belongs to. Values shown by the reference: `Sanctioned entity`, `Wanted person`, `Person of interest`, `Politician`; it does not say that this list is complete, so no enum is set. The screening categories it names are Sanctioned entity, Sanction-linked entity, Counter-sanctioned entity, Debarred entity, Politician (politically exposed person), Close associate, Person of Interest, Regulator action and Regulator warning.
              * @example [
@@ -2364,7 +2371,7 @@ export interface components {
              *       "Politician"
              *     ]
              */
-            topics: string[];
+            topics?: string[];
         };
         /** SearchScreeningPersonResponse */
         SearchScreeningPersonResponse: {
@@ -2404,7 +2411,7 @@ export interface components {
         };
         /**
          * ScreeningDetailProperty
-         * @description One named value of a screening detail.
+         * @description One named value of a screening detail. The reference says "each property has propertyName (string), value (array of strings), type (string: list, string, date, url)" without saying which are always present, so none is marked required (our choice, as for every screening profile shape).
          * @example {
          *       "propertyName": "Position",
          *       "value": [
@@ -2418,24 +2425,24 @@ export interface components {
              * @description Name of the property.
              * @example Position
              */
-            propertyName: string;
+            propertyName?: string;
             /**
              * @description The property's values, always as strings; `type` says how to read them.
              * @example [
              *       "Deputy Minister of Examples"
              *     ]
              */
-            value: string[];
+            value?: string[];
             /**
              * @description How to read `value`.
              * @example string
              * @enum {string}
              */
-            type: "list" | "string" | "date" | "url";
+            type?: "list" | "string" | "date" | "url";
         };
         /**
          * ScreeningDetail
-         * @description One detail of a screening profile, made of named properties.
+         * @description One detail of a screening profile, made of named properties. The reference says "each detail has detailName and properties (array)" without saying which are always present, so none is marked required (our choice, as for every screening profile shape). The type of `detailName` is our reading (the reference gives it none).
          * @example {
          *       "detailName": "Deputy Minister of Examples",
          *       "properties": [
@@ -2454,7 +2461,7 @@ export interface components {
              * @description Name of the detail.
              * @example Deputy Minister of Examples
              */
-            detailName: string;
+            detailName?: string;
             /**
              * @description The detail's properties.
              * @example [
@@ -2474,11 +2481,11 @@ export interface components {
              *       }
              *     ]
              */
-            properties: components["schemas"]["ScreeningDetailProperty"][];
+            properties?: components["schemas"]["ScreeningDetailProperty"][];
         };
         /**
          * ScreeningExtraDetailGroup
-         * @description A group of details of a screening profile, such as `Profile`, `Position occupied` or `Sanctions`.
+         * @description A group of details of a screening profile, such as `Profile`, `Position occupied` or `Sanctions`. The reference says "each extraDetails entry has groupName ... and details (array)" without saying which are always present, so none is marked required (our choice, as for every screening profile shape). The type of `groupName` is our reading (the reference gives it none).
          * @example {
          *       "groupName": "Position occupied",
          *       "details": [
@@ -2502,7 +2509,7 @@ export interface components {
              * @description Name of the group. Values shown by the reference: `Profile`, `Position occupied`, `Sanctions`; it does not say that this list is complete.
              * @example Position occupied
              */
-            groupName: string;
+            groupName?: string;
             /**
              * @description The group's details.
              * @example [
@@ -2520,11 +2527,11 @@ export interface components {
              *       }
              *     ]
              */
-            details: components["schemas"]["ScreeningDetail"][];
+            details?: components["schemas"]["ScreeningDetail"][];
         };
         /**
          * ScreeningPersonDetails
-         * @description The profile of a person on the screening lists. The reference lists these fields without saying which are always present, so none is marked required (our choice: a profile may lack, for example, a middle name).
+         * @description The profile of a person on the screening lists. The reference lists these fields without saying which are always present, so none is marked required (our choice, the same for every screening profile shape: hit, person details, detail group, detail and property; a profile may lack, for example, a middle name). The reference types only `birthdayTime` ("string, date") and `extraDetails` (array); the string types of the names, `entityType`, `gender` and `nationality` are our reading.
          * @example {
          *       "entityType": "Person",
          *       "firstName": "Jonas",
@@ -2665,11 +2672,11 @@ export interface components {
         /** MonitorScreeningQueryError */
         MonitorScreeningQueryError: {
             /**
-             * @description `already-exists`: the person is already monitored. `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key.
+             * @description `already-exists`: the person is already monitored. `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key. `payment-needed`: the company lacks the right to use screening.
              * @example already-exists
              * @enum {string}
              */
-            argumentError: "already-exists" | "company-missing" | "access-denied";
+            argumentError: "already-exists" | "company-missing" | "access-denied" | "payment-needed";
         };
         /** RemoveScreeningQueryFromMonitoringRequest */
         RemoveScreeningQueryFromMonitoringRequest: {
@@ -2691,15 +2698,15 @@ export interface components {
         };
         /**
          * RemoveScreeningQueryFromMonitoringError
-         * @description The reference does not show this operation's error codes; only the screening key codes of its Part 5 are listed (our choice).
+         * @description The reference does not show this operation's error codes; only the screening codes of its Part 5 are listed (our choice): the key codes `company-missing` and `access-denied`, and `payment-needed`.
          */
         RemoveScreeningQueryFromMonitoringError: {
             /**
-             * @description `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key.
+             * @description `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key. `payment-needed`: the company lacks the right to use screening.
              * @example access-denied
              * @enum {string}
              */
-            argumentError: "company-missing" | "access-denied";
+            argumentError: "company-missing" | "access-denied" | "payment-needed";
         };
         /**
          * ListScreeningMonitoringRecordsRequest
@@ -2713,7 +2720,7 @@ export interface components {
              */
             start?: number;
             /**
-             * @description Largest number of records to return.
+             * @description Largest number of records to return. The reference shows no minimum, maximum or default ("maximum page size ... and defaults for offset, limit and start: not shown"); every paging request takes a whole number from 0 (our choice, the same for every list: 0 asks for no records, only `total`).
              * @example 50
              */
             limit?: number;
@@ -2735,7 +2742,7 @@ export interface components {
          */
         MonitoringRecord: {
             /**
-             * @description Identifier of the monitoring query, as returned by `/monitor-screening-query`; pass it to `/remove-screening-query-from-monitoring`.
+             * @description Identifier of the record; the reference gives only "id (string)". That it is the monitoring query ID that `/monitor-screening-query` returned, to pass to `/remove-screening-query-from-monitoring` (whose `id` the reference calls the "monitoring query ID"), is our reading.
              * @example mon-0001-fictional
              */
             id: string;
@@ -2799,15 +2806,15 @@ export interface components {
         };
         /**
          * ListScreeningMonitoringRecordsError
-         * @description The reference lists no error codes for this operation; only the screening key codes of its Part 5 are listed (our choice).
+         * @description The reference lists no error codes for this operation; only the screening codes of its Part 5 are listed (our choice): the key codes `company-missing` and `access-denied`, and `payment-needed`.
          */
         ListScreeningMonitoringRecordsError: {
             /**
-             * @description `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key.
+             * @description `company-missing`: the company key does not identify a company. `access-denied`: access to screening was refused for this key. `payment-needed`: the company lacks the right to use screening.
              * @example access-denied
              * @enum {string}
              */
-            argumentError: "company-missing" | "access-denied";
+            argumentError: "company-missing" | "access-denied" | "payment-needed";
         };
         /** GetScreeningDeltaRecordsRequest */
         GetScreeningDeltaRecordsRequest: {
@@ -2866,11 +2873,11 @@ export interface components {
         /** GetScreeningDeltaRecordsError */
         GetScreeningDeltaRecordsError: {
             /**
-             * @description `wrong-parameters`: the request parameters are invalid or missing. `access-denied`: access to screening was refused for this key. `company-missing`: the company key does not identify a company.
+             * @description `wrong-parameters`: the request parameters are invalid or missing. `access-denied`: access to screening was refused for this key. `company-missing`: the company key does not identify a company. `payment-needed`: the company lacks the right to use screening.
              * @example access-denied
              * @enum {string}
              */
-            argumentError: "wrong-parameters" | "access-denied" | "company-missing";
+            argumentError: "wrong-parameters" | "access-denied" | "company-missing" | "payment-needed";
         };
         /**
          * NewBlacklistRecord
@@ -2970,7 +2977,7 @@ export interface components {
         ListBlacklistRecordsRequest: {
             companyKey: components["schemas"]["CompanyKey"];
             /**
-             * @description Optional paging. The reference types `offset` and `limit` as numbers and shows no defaults or maximum; they are whole counts, so they are integers here.
+             * @description Optional paging. The reference types `offset` and `limit` as numbers and shows no defaults or maximum; they are whole counts, so they are integers here (our choice).
              * @example {
              *       "offset": 0,
              *       "limit": 20
@@ -2983,7 +2990,7 @@ export interface components {
                  */
                 offset?: number;
                 /**
-                 * @description Largest number of records to return.
+                 * @description Largest number of records to return. The reference shows no minimum, maximum or default ("maximum page size ... and defaults for offset, limit and start: not shown"); every paging request takes a whole number from 0 (our choice, the same for every list: 0 asks for no records, only `total`).
                  * @example 20
                  */
                 limit?: number;
@@ -3140,7 +3147,7 @@ export interface components {
          */
         VideoCallVideo: {
             /**
-             * @description Media type of the returned file: `video/mp4` for a single file asked for by `fileId`, `application/x-tar` for the archive of all files.
+             * @description Media type of the returned file: `video/mp4` for a single file asked for by `fileId`, `application/x-tar` for the archive of all files. The reference shows `video/mp4` only ("a single file is returned (video/mp4 shown); without it all files come as a tar archive (application/x-tar, legacy mode)"); closing the list to these two values is our choice.
              * @example video/mp4
              * @enum {string}
              */
@@ -3170,7 +3177,7 @@ export interface components {
         };
         /**
          * EndVideoCallResponse
-         * @description An empty object; the call was ended.
+         * @description An empty object; the call was ended. The reference's success body is "empty object".
          * @example {}
          */
         EndVideoCallResponse: Record<string, never>;
@@ -3400,7 +3407,7 @@ export interface components {
         /** ListGroupsError */
         ListGroupsError: {
             /**
-             * @description `groups-not-found`: no groups were found. `not-found`: the object asked for does not exist.
+             * @description `groups-not-found`: no groups were found. The reference also says the endpoint answers an empty array when there are none: a caller should treat both as "no groups". `not-found`: the object asked for does not exist.
              * @example groups-not-found
              * @enum {string}
              */
@@ -3444,7 +3451,10 @@ export interface components {
                 id: string;
             };
         };
-        /** MakeGroupError */
+        /**
+         * MakeGroupError
+         * @description Why the group operation failed. With `wrong-parameters` the body also carries `errorSourceGroup`.
+         */
         MakeGroupError: {
             /**
              * @description `wrong-parameters`: a request parameter, such as `name`, is missing or invalid. `invalid-access`: the company data is not accessible with this company key.
@@ -3453,7 +3463,7 @@ export interface components {
              */
             argumentError: "wrong-parameters" | "invalid-access";
             /**
-             * @description Sent with `wrong-parameters` by the group operations. The reference names this field and its type but shows neither its meaning nor its values (our reading: it names the source of the error; the value in the examples is illustrative).
+             * @description Required with `wrong-parameters`: "for the group operations with wrong-parameters the body also carries errorSourceGroup (string)" (the reference, Part 7). It shows neither its meaning nor its values (our reading: it names the source of the error; the example values are our choice).
              * @example name
              */
             errorSourceGroup?: string;
@@ -3488,11 +3498,14 @@ export interface components {
         };
         /**
          * ChangeGroupResponse
-         * @description An empty object. Unlike most operations, change-group does not wrap its answer in `result`.
+         * @description An empty object (the reference's success body: "empty object"). Unlike most operations, change-group does not wrap its answer in `result`.
          * @example {}
          */
         ChangeGroupResponse: Record<string, never>;
-        /** ChangeGroupError */
+        /**
+         * ChangeGroupError
+         * @description Why the group operation failed. With `wrong-parameters` the body also carries `errorSourceGroup`.
+         */
         ChangeGroupError: {
             /**
              * @description `wrong-parameters`: a request parameter, such as `groupId`, is missing or invalid. `invalid-access`: the group is not accessible to the company.
@@ -3501,7 +3514,7 @@ export interface components {
              */
             argumentError: "wrong-parameters" | "invalid-access";
             /**
-             * @description Sent with `wrong-parameters` by the group operations. The reference names this field and its type but shows neither its meaning nor its values (our reading: it names the source of the error; the value in the examples is illustrative).
+             * @description Required with `wrong-parameters`: "for the group operations with wrong-parameters the body also carries errorSourceGroup (string)" (the reference, Part 7). It shows neither its meaning nor its values (our reading: it names the source of the error; the example values are our choice).
              * @example name
              */
             errorSourceGroup?: string;
@@ -3518,12 +3531,15 @@ export interface components {
         /** DeleteGroupResponse */
         DeleteGroupResponse: {
             /**
-             * @description An empty object.
+             * @description An empty object (the reference's success body is `{result: {}}`).
              * @example {}
              */
             result: Record<string, never>;
         };
-        /** DeleteGroupError */
+        /**
+         * DeleteGroupError
+         * @description Why the group operation failed. With `wrong-parameters` the body also carries `errorSourceGroup`.
+         */
         DeleteGroupError: {
             /**
              * @description `wrong-parameters`: `groupId` is missing or invalid. `invalid-access`: the group is not accessible to the company.
@@ -3532,7 +3548,7 @@ export interface components {
              */
             argumentError: "wrong-parameters" | "invalid-access";
             /**
-             * @description Sent with `wrong-parameters` by the group operations. The reference names this field and its type but shows neither its meaning nor its values (our reading: it names the source of the error; the value in the examples is illustrative).
+             * @description Required with `wrong-parameters`: "for the group operations with wrong-parameters the body also carries errorSourceGroup (string)" (the reference, Part 7). It shows neither its meaning nor its values (our reading: it names the source of the error; the example values are our choice).
              * @example name
              */
             errorSourceGroup?: string;
@@ -3604,7 +3620,7 @@ export interface components {
         /** ListUsersError */
         ListUsersError: {
             /**
-             * @description `invalid-access`: the company data is not accessible with this company key. `wrong-parameters`: a request parameter is missing or invalid. `invalid-company-key`: the company key is not valid.
+             * @description `invalid-access`: the company data is not accessible with this company key. `wrong-parameters`: a request parameter is missing or invalid. `invalid-company-key`: the company key is not valid (added from Part 5 of the reference, which gives this code for the user endpoints; the endpoint's own table lists only the two above).
              * @example invalid-company-key
              * @enum {string}
              */
@@ -3692,7 +3708,7 @@ export interface components {
         };
         /**
          * DeleteUserResponse
-         * @description An empty object (not wrapped in `result`).
+         * @description An empty object, not wrapped in `result` (the reference's success body: "empty object").
          * @example {}
          */
         DeleteUserResponse: Record<string, never>;
@@ -3726,7 +3742,7 @@ export interface components {
         };
         /**
          * FaceComparisonResult
-         * @description How similar two faces are, with the statuses found on each face. When a face is smaller than the recommended 80 pixels (65 to 79 pixels), `similarity` is `null` and that face's statuses carry a code such as `FACE_FAR_AWAY`.
+         * @description How similar two faces are, with the statuses found on each face. The reference says: "With a face of 65 to 79 pixels an error code is returned with the score. The error example has similarity null and a status such as FACE_FAR_AWAY in the status array of the affected face." Three points are our reading, not its words: that this comes as this 200 body rather than an HTTP error, that `similarity` is then `null` (its wording says "with the score", its example shows null), and that the "error code" is the status in the affected face's array. What a face under 65 pixels gives is not shown. The types of the status items (strings) are our reading.
          * @example {
          *       "similarity": 0.93,
          *       "face1Statuses": [],
@@ -3856,7 +3872,7 @@ export interface components {
         };
         /**
          * TrustedDatabaseRecordDocument
-         * @description The identity document the trusted database holds for the person.
+         * @description The identity document the trusted database holds for the person. The reference types only `issueDate` and `expireDate` (date-time); the string types of the other fields are our reading.
          * @example {
          *       "docTypeId": "1",
          *       "docTypeName": "ID card",
@@ -3914,7 +3930,7 @@ export interface components {
         };
         /**
          * TrustedDatabaseRecordAddress
-         * @description The person's address as the trusted database holds it. The reference gives the field names only; the descriptions below read them literally.
+         * @description The person's address as the trusted database holds it. The reference gives the field names only; the descriptions below read them literally, and their string types are our reading.
          * @example {
          *       "activeAddressAddressId": "100200300",
          *       "activeAddressAddressSource": "Registry",
@@ -3982,7 +3998,7 @@ export interface components {
         };
         /**
          * TrustedDatabaseRecord
-         * @description A person's record in a trusted (state) database. The reference lists these fields without saying which are always present, so none is marked required (our choice).
+         * @description A person's record in a trusted (state) database. The reference lists these fields without saying which are always present, so none is marked required (our choice). It types the top-level fields as strings (`birthdayTime` a date-time) and `photo.photo` as a base64 string; the types inside `document` (but its dates) and `address` are our reading.
          */
         TrustedDatabaseRecord: {
             /**
@@ -4123,7 +4139,7 @@ export interface components {
         CallbackApiKey: string;
         /**
          * OneTimePasswordRequestEvent
-         * @description Sent when a one-time password must reach the applicant's phone and the company uses its own SMS provider: the service sends this callback instead of the SMS, and the receiver sends `text` to `phoneNumber`.
+         * @description Sent when a one-time password must reach the applicant's phone and the company uses its own SMS provider: the service sends this callback instead of the SMS, and the receiver sends `text` to `phoneNumber`. The reference types only `callbackApiKey`, `type` and `sessionId` (strings); the types of the other fields (`text`, `phoneNumber`) are our reading.
          * @example {
          *       "callbackApiKey": "cb_test_not_a_real_key_0000",
          *       "type": "one-time-password-request",
@@ -4147,14 +4163,14 @@ export interface components {
              */
             text: string;
             /**
-             * @description The applicant's phone number. Its format is not shown; the example is international.
+             * @description The applicant's phone number. Its format is not shown (our example uses the international form, our choice).
              * @example +995555000111
              */
             phoneNumber: string;
         };
         /**
          * ShareSessionLinkViaSmsEvent
-         * @description Sent when a console user shares a session link by SMS and the company uses its own SMS provider. The receiver sends `text` to `phoneNumber`.
+         * @description Sent when a console user shares a session link by SMS and the company uses its own SMS provider. The receiver sends `text` to `phoneNumber`. The reference types only `callbackApiKey`, `type` and `sessionId` (strings); the types of the other fields, `sessionLink` as a URI included, are our reading.
          * @example {
          *       "callbackApiKey": "cb_test_not_a_real_key_0000",
          *       "type": "share-session-link-via-sms",
@@ -4180,7 +4196,7 @@ export interface components {
              */
             text: string;
             /**
-             * @description The applicant's phone number. Its format is not shown; the example is international.
+             * @description The applicant's phone number. Its format is not shown (our example uses the international form, our choice).
              * @example +995555000111
              */
             phoneNumber: string;
@@ -4198,7 +4214,7 @@ export interface components {
         };
         /**
          * ShareSessionLinkViaEmailEvent
-         * @description Sent when a console user shares a session link by e-mail and the company uses its own e-mail provider. The receiver sends an e-mail with `subject` and `content` to `address`, copied to `cc`.
+         * @description Sent when a console user shares a session link by e-mail and the company uses its own e-mail provider. The receiver sends an e-mail with `subject` and `content` to `address`, copied to `cc`. The reference types only `callbackApiKey`, `type` and `sessionId` (strings); the types of the other fields, `address` as an e-mail address and `sessionLink` as a URI included, are our reading.
          * @example {
          *       "callbackApiKey": "cb_test_not_a_real_key_0000",
          *       "type": "share-session-link-via-email",
@@ -4259,7 +4275,7 @@ export interface components {
         };
         /**
          * EmailOneTimePasswordRequestEvent
-         * @description Sent when a one-time password must reach the applicant by e-mail and the company uses its own e-mail provider. The receiver sends an e-mail with `subject` and `content` to `address`.
+         * @description Sent when a one-time password must reach the applicant by e-mail and the company uses its own e-mail provider. The receiver sends an e-mail with `subject` and `content` to `address`. The reference types only `callbackApiKey`, `type` and `sessionId` (strings); the types of the other fields, `address` as an e-mail address included, are our reading.
          * @example {
          *       "callbackApiKey": "cb_test_not_a_real_key_0000",
          *       "type": "email-one-time-password-request",
@@ -5762,7 +5778,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provider name of the registry. The reference does not list the registries; `companies-house` in the examples is an illustration.
+                 * @description Provider name of the registry. The reference does not list the registries; `companies-house` in our examples is our choice of illustration.
                  * @example companies-house
                  */
                 registry: string;

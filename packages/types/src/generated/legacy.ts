@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Create a verification session
-         * @description Creates a verification session and answers with its ID as a bare JSON string. Without `config_id`, `flags` and `steps` a default session is started. With `config_id` the saved configuration is the base: steps in the request replace the configuration steps with the same `key`, and keys in `general` replace configuration values for this session only; the saved configuration is never modified. `flags`, `steps` and `general` travel as JSON text in their form fields. For new integrations the current interface's `begin` is recommended. The reference lists no error codes for this operation; we document `wrong-parameters` and `invalid-access`, the codes of the current `begin` (our choice).
+         * @description Creates a verification session and answers with its ID as a bare JSON string. Without `config_id`, `flags` and `steps` a default session is started. With `config_id` the saved configuration is the base: steps in the request replace the configuration steps with the same `key`, and keys in `general` replace configuration values for this session only; the saved configuration is never modified. `flags`, `steps` and `general` travel as JSON text in their form fields (our choice: the reference types them as "flags (object), steps (array), general (object)" in a form-field request and does not show how they are encoded). For new integrations the current interface's `begin` is recommended. The reference lists no error codes for this operation; we document `wrong-parameters` and `invalid-access`, the codes of the current `begin` (our choice).
          */
         post: operations["legacyBegin"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Extract data from the back of an ID card
-         * @description Reads the data of the back of an identity card from a single JPEG image, outside any session. The answer carries the fields read from the card back, among them the machine-readable zone (`mrz`, three lines joined by a line feed), the place and date of issue and the issuing authority, a `requestId`, and the consolidated `person`. Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
+         * @description Reads the data of the back of an identity card from a single JPEG image, outside any session. The reference says it returns "ID card back fields including mrz, requestId, person": the answer carries the fields read from the card back, among them the machine-readable zone (`mrz`, "two or three lines joined by a line feed"), a `requestId`, and the consolidated `person`. Which other fields a card back carries the reference does not say (our choice: the example shows the place of birth, the date of issue and the issuing authority of a card that prints them there, and a three-line zone). Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
          */
         post: operations["legacyExtractCardBack"];
         delete?: never;
@@ -313,7 +313,7 @@ export interface paths {
         put?: never;
         /**
          * Extract data from the back of a residence permit
-         * @description Reads the data of the back of a residence permit from a single JPEG image, outside any session. The answer carries the fields read from the permit back, among them the machine-readable zone (`mrz`, three lines joined by a line feed), a `requestId`, and the consolidated `person`. Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
+         * @description Reads the data of the back of a residence permit from a single JPEG image, outside any session. The answer carries the fields read from the permit back, among them the machine-readable zone (`mrz`, "two or three lines joined by a line feed" in the reference's words; the example shows three), a `requestId`, and the consolidated `person`. Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
          */
         post: operations["legacyExtractResidenceBack"];
         delete?: never;
@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Extract data from a passport page
-         * @description Reads the data of the passport data page from a single JPEG image, outside any session. The answer is `{mrzData, visualData, requestId, person}`: the fields read from the machine-readable zone and those read from the visual zone, each as extracted-document fields, the request ID, and the person consolidated from both. Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
+         * @description Reads the data of the passport data page from a single JPEG image, outside any session. The answer is `{mrzData, visualData, requestId, person}`: the fields read from the machine-readable zone and those read from the visual zone, each typed as the extracted document data of Part 2 (our choice: the reference names the two objects without their fields), the request ID, and the person consolidated from both. Which fields appear depends on the document and on the image quality; the answer is not wrapped in `result`. The reference does not show the error codes of this endpoint (our choice: `wrong-parameters` for a missing key or image, or a non-JPEG image).
          */
         post: operations["legacyExtractPassport"];
         delete?: never;
@@ -357,7 +357,9 @@ export interface components {
          * @description Session customization options. The reference names this object but does not show its contents, so no keys are listed here and any key is accepted. Custom flags are legacy-style usage whose handling is planned to be retired in favour of saved configurations.
          * @example {}
          */
-        SessionFlags: Record<string, never>;
+        SessionFlags: {
+            [key: string]: unknown;
+        };
         /**
          * LocalizedText
          * @description Text in several languages: each key is a language code and each value the text in that language.
@@ -584,7 +586,7 @@ export interface components {
         };
         /**
          * LegacyBeginRequest
-         * @description Form fields of a legacy session-creation request. `flags`, `steps` and `general` are objects or arrays sent as JSON text in their form fields. Without `config_id`, `flags` and `steps` a default session is started. With `config_id` the saved configuration is the base: steps in the request replace the configuration steps that have the same `key` (all other configuration steps stay), and keys in `general` replace configuration values for this session only. The saved configuration is never modified. Custom steps and flags are permitted, but saved configurations are recommended: custom-step handling is planned to be retired.
+         * @description Form fields of a legacy session-creation request. `flags`, `steps` and `general` are objects or arrays sent as JSON text in their form fields (our choice: the reference gives them as "flags (object), steps (array), general (object)" among the form fields and does not show their encoding). Without `config_id`, `flags` and `steps` a default session is started. With `config_id` the saved configuration is the base: steps in the request replace the configuration steps that have the same `key` (all other configuration steps stay), and keys in `general` replace configuration values for this session only. The saved configuration is never modified. Custom steps and flags are permitted, but saved configurations are recommended: custom-step handling is planned to be retired.
          * @example {
          *       "company_key": "ck_test_not_a_real_key_0000",
          *       "config_id": "cfg-kyc-standard-01"
@@ -712,7 +714,7 @@ export interface components {
              */
             documentIssued?: string;
             /**
-             * @description Issue date of the document as a time stamp. Its format is not shown (ISO 8601 in the examples).
+             * @description Issue date of the document as a time stamp. Its format is not shown (our examples use ISO 8601, our choice).
              * @example 2026-10-01T00:00:00.000Z
              */
             documentIssuedTime?: string;
@@ -882,7 +884,7 @@ export interface components {
         };
         /**
          * DocumentPerson
-         * @description The person as consolidated from the document fields. The reference lists the fields but marks none of them required, and gives no format for the dates other than `birthday_time`; which fields appear depends on the document. In a KYC session result the object may also hold `email` and `phoneNumber`.
+         * @description The person as consolidated from the document fields. The reference lists the fields but marks none of them required, and gives no format for the dates other than `birthday_time`; which fields appear depends on the document. In a KYC session result the object may also hold `email` and `phoneNumber`. The reference types only `age` (integer), `birthday_time` (ISO) and `status` (two values); the string types of the other fields are our reading.
          * @example {
          *       "first_name": "JANE",
          *       "last_name": "ROE",
@@ -960,7 +962,7 @@ export interface components {
              */
             document_issued?: string;
             /**
-             * @description Issue date of the document as a time stamp. Its format is not shown (ISO 8601 in the examples).
+             * @description Issue date of the document as a time stamp. Its format is not shown (our examples use ISO 8601, our choice).
              * @example 2021-06-14T00:00:00.000Z
              */
             document_issued_time?: string;
@@ -970,7 +972,7 @@ export interface components {
              */
             document_expires?: string;
             /**
-             * @description Expiry date of the document as a time stamp. Its format is not shown (ISO 8601 in the examples).
+             * @description Expiry date of the document as a time stamp. Its format is not shown (our examples use ISO 8601, our choice).
              * @example 2031-06-14T00:00:00.000Z
              */
             document_expires_time?: string;
@@ -1111,12 +1113,12 @@ export interface components {
              */
             Document_Number_en_US?: string;
             /**
-             * @description Code of the issuing state (three letters in the examples).
+             * @description Code of the issuing state. Its format is not shown (our examples use three letters, our choice).
              * @example GEO
              */
             Issuing_State_Code_en_US?: string;
             /**
-             * @description Code of the holder's nationality (three letters in the examples).
+             * @description Code of the holder's nationality. Its format is not shown (our examples use three letters, our choice).
              * @example GEO
              */
             Nationality_Code_en_US?: string;
@@ -1268,7 +1270,7 @@ export interface components {
         };
         /**
          * GeolocationEntry
-         * @description A location captured during the session.
+         * @description A location captured during the session. The reference gives "key, latitude (number), longitude (number), address (string)"; the string type of `key` is our reading.
          * @example {
          *       "key": "geolocation",
          *       "latitude": 41.7151,
@@ -1300,7 +1302,7 @@ export interface components {
         };
         /**
          * TechnicalDetails
-         * @description Technical details of the applicant's device and connection during the session.
+         * @description Technical details of the applicant's device and connection during the session. The reference names "remoteAddress, userAgent, countryCode" without types; the string types are our reading.
          * @example {
          *       "remoteAddress": "203.0.113.24",
          *       "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
@@ -1405,7 +1407,7 @@ export interface components {
              */
             result?: "approved" | "rejected";
             /**
-             * @description Similarity of the applicant's face to the face on the document. The scale is not shown (0 to 1 in the examples).
+             * @description Similarity of the applicant's face to the face on the document. The scale is not shown (our examples use 0 to 1, our choice).
              * @example 0.93
              */
             similarity?: number;
@@ -1449,10 +1451,12 @@ export interface components {
             /** @description Fields read from the back of the identity document, including the machine-readable zone. */
             id_card_back?: components["schemas"]["ExtractedDocumentData"];
             /**
-             * @description Named by the reference as an object; its contents are not shown.
+             * @description Named by the reference as an object; its contents are not shown, so any key is accepted.
              * @example {}
              */
-            suggested?: Record<string, never>;
+            suggested?: {
+                [key: string]: unknown;
+            };
             /** @description The person as consolidated from the document; may also hold `email` and `phoneNumber`. */
             person?: components["schemas"]["DocumentPerson"];
             /** @description Answers to the questionnaire steps, one entry per step. */
@@ -1743,7 +1747,7 @@ export interface components {
         };
         /**
          * LegacyExtractCardBackResponse
-         * @description The fields read from the back of the identity card, unwrapped (not inside `result`): among them the machine-readable zone (`mrz`), place and date of issue and the issuing authority, with `requestId` and `person`. Which fields appear depends on the document and on the image quality.
+         * @description The fields read from the back of the identity card, unwrapped (not inside `result`): "ID card back fields including mrz, requestId, person", as the reference puts it. Which other fields a card back carries it does not say; they are typed as the extracted document data of Part 2 (our choice). Which fields appear depends on the document and on the image quality.
          */
         LegacyExtractCardBackResponse: components["schemas"]["ExtractedDocumentData"];
         /** LegacyExtractCardBackError */
@@ -1859,7 +1863,7 @@ export interface components {
         };
         /**
          * LegacyExtractResidenceBackResponse
-         * @description The fields read from the back of the residence permit, unwrapped (not inside `result`): among them the machine-readable zone (`mrz`), with `requestId` and `person`. Which fields appear depends on the document and on the image quality.
+         * @description The fields read from the back of the residence permit, unwrapped (not inside `result`): "residence permit back fields including mrz, requestId, person", as the reference puts it. Which other fields a permit back carries it does not say; they are typed as the extracted document data of Part 2 (our choice). Which fields appear depends on the document and on the image quality.
          */
         LegacyExtractResidenceBackResponse: components["schemas"]["ExtractedDocumentData"];
         /** LegacyExtractResidenceBackError */
@@ -1888,12 +1892,12 @@ export interface components {
         };
         /**
          * LegacyExtractPassportResponse
-         * @description The data read from the passport data page, unwrapped (not inside `result`): the fields read from the machine-readable zone and those read from the visual zone, each as extracted-document fields, with the request ID and the consolidated person. Which fields appear depends on the passport and on the image quality.
+         * @description The data read from the passport data page, unwrapped (not inside `result`): the fields read from the machine-readable zone and those read from the visual zone, each as extracted-document fields, with the request ID and the consolidated person. The reference gives only "{mrzData, visualData, requestId, person}"; the shapes of `mrzData` and `visualData` (the extracted document data of Part 2) are our choice. Which fields appear depends on the passport and on the image quality.
          */
         LegacyExtractPassportResponse: {
-            /** @description Fields read from the machine-readable zone, including `mrz` itself (two lines). */
+            /** @description Fields read from the machine-readable zone, including `mrz` itself ("two or three lines joined by a line feed"; a passport's zone has two, as in the example). The reference names `mrzData` without its fields; typing it as the extracted document data of Part 2 is our choice. */
             mrzData?: components["schemas"]["ExtractedDocumentData"];
-            /** @description Fields read from the visual zone of the data page, including localized variants. */
+            /** @description Fields read from the visual zone of the data page, including localized variants. The reference names `visualData` without its fields; typing it as the extracted document data of Part 2 is our choice. */
             visualData?: components["schemas"]["ExtractedDocumentData"];
             /**
              * @description Identifier of the extraction request.
