@@ -1,79 +1,153 @@
-// Receiving the service's callbacks: check the callbackApiKey in constant time and parse the body into
-// the typed union of the six events, with the field rules generated from the spec (webhookTable).
-import { webhookTable, type CallbackEvent, type CallbackType } from '@idv-toolkit/types';
+// Receiving the service's callbacks: check the callbackApiKey in constant time, drop it, and parse the
+// body into the typed union of the six events, with the field rules generated from the spec (webhookTable).
+import { webhookTable, type CallbackEvent as SentCallback, type CallbackType } from '@idv-toolkit/types';
+import { readLimited, utf8Length } from './callback-body.js';
 
-export type { CallbackEvent, CallbackType };
+export type { CallbackType };
+
+type WithoutKey<Event> = Event extends unknown ? Omit<Event, 'callbackApiKey'> : never;
+/**
+ * A callback as the parsers return it: one of the six events, discriminated by `type`, without the
+ * `callbackApiKey` it arrived with (the key is checked, then dropped, so it never reaches your logs or queue).
+ */
+export type CallbackEvent = WithoutKey<SentCallback>;
+
+/** Why a callback was refused, and the status to answer with. */
+export type CallbackErrorReason = 'wrong-key' | 'malformed' | 'unknown-type' | 'too-large';
 
 export class CallbackError extends Error {
   override readonly name = 'CallbackError';
   constructor(
-    /** `wrong-key`: answer 401; `malformed` and `unknown-type`: answer 400. */
-    readonly reason: 'wrong-key' | 'malformed' | 'unknown-type',
+    /** `wrong-key`: answer 401; `too-large`: 413; `malformed` and `unknown-type`: 400. */
+    readonly reason: CallbackErrorReason,
     message: string,
   ) {
     super(message);
   }
+
+  /** The HTTP status to answer the service with. */
+  get status(): 400 | 401 | 413 {
+    return this.reason === 'wrong-key' ? 401 : this.reason === 'too-large' ? 413 : 400;
+  }
 }
 
-/** Compares two secrets in time that depends on their lengths only, never on where they differ. */
-export function sameSecret(a: string, b: string): boolean {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  let difference = left.length ^ right.length;
-  for (let i = 0; i < Math.max(left.length, right.length); i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
+export type CallbackOptions = {
+  /** The callback key configured for your company at the service. */
+  callbackApiKey: string;
+  /** The largest body accepted, in bytes (UTF-8). Default 65 536: the largest documented event is under 1 kB. */
+  maxBytes?: number;
+};
+
+/** The default body limit in bytes of every parser; the documented events are a few hundred bytes. */
+export const defaultCallbackMaxBytes: number = 64 * 1024;
+
+/**
+ * Compares two secrets in time that depends on their lengths only, never on where they differ: every
+ * UTF-16 code unit of the longer one is visited. Anything but two strings is never equal.
+ */
+export function sameSecret(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  // Code units, not TextEncoder bytes: the encoder turns every lone surrogate into the same U+FFFD.
+  let difference = a.length ^ b.length;
+  const length = Math.max(a.length, b.length);
+  for (let i = 0; i < length; i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
   return difference === 0;
 }
 
 const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 const fits = (value: unknown, types: readonly string[]) =>
   types.length === 0 || types.some((t) => t === jsonType(value) || (t === 'integer' && Number.isInteger(value)));
+const has = (record: object, field: string) => Object.prototype.hasOwnProperty.call(record, field);
+
+function limitOf(options: CallbackOptions): number {
+  const max = options.maxBytes ?? defaultCallbackMaxBytes;
+  if (!Number.isSafeInteger(max) || max <= 0) throw new RangeError('maxBytes must be a positive whole number of bytes');
+  return max;
+}
+
+function expectedKey(options: CallbackOptions): string {
+  // An empty or missing configured key would accept any body that also leaves it empty.
+  if (typeof options?.callbackApiKey !== 'string' || options.callbackApiKey.length === 0) {
+    throw new TypeError('parseCallback needs your callbackApiKey: a non-empty string');
+  }
+  return options.callbackApiKey;
+}
+
+const tooLarge = (max: number) => new CallbackError('too-large', `The callback body is over ${max} bytes`);
 
 /**
- * Parses a callback body (the raw text, or JSON already parsed) and checks it. Throws a CallbackError
- * when the key is wrong, the body is not one of the six documented events, or a field breaks its rule.
+ * Parses a callback body (the raw text or bytes, or JSON your framework already parsed) and checks it.
+ * Throws a CallbackError when the body is over `maxBytes`, the key is wrong, the body is not one of the
+ * six documented events, or a field breaks its rule. The returned event has no `callbackApiKey`.
  * The service may deliver an event more than once: make your handling idempotent (for session-change,
  * the same sessionId and result twice is one change).
  */
-export function parseCallback(body: unknown, { callbackApiKey }: { callbackApiKey: string }): CallbackEvent {
+export function parseCallback(body: unknown, options: CallbackOptions): CallbackEvent {
+  const key = expectedKey(options);
+  const max = limitOf(options);
   let event: unknown = body;
-  if (typeof body === 'string') {
+  if (body instanceof Uint8Array) {
+    if (body.byteLength > max) throw tooLarge(max);
+    event = new TextDecoder().decode(body);
+  } else if (typeof body !== 'string' && body !== null && typeof body === 'object') {
+    // Already parsed by a framework: measured as the JSON it came from, so one limit holds everywhere.
+    let text: string | undefined;
     try {
-      event = JSON.parse(body);
+      text = JSON.stringify(body);
+    } catch {
+      throw new CallbackError('malformed', 'The callback body is not JSON');
+    }
+    if (utf8Length(text ?? '') > max) throw tooLarge(max);
+  }
+  if (typeof event === 'string') {
+    if (utf8Length(event) > max) throw tooLarge(max);
+    try {
+      event = JSON.parse(event);
     } catch {
       throw new CallbackError('malformed', 'The callback body is not JSON');
     }
   }
   if (!event || typeof event !== 'object' || Array.isArray(event)) throw new CallbackError('malformed', 'The callback body is not a JSON object');
   const record = event as Record<string, unknown>;
-  if (typeof record.callbackApiKey !== 'string' || !sameSecret(record.callbackApiKey, callbackApiKey)) {
+  if (!has(record, 'callbackApiKey') || !sameSecret(record.callbackApiKey, key)) {
     throw new CallbackError('wrong-key', 'The callbackApiKey does not match the configured one');
   }
-  const rules = webhookTable[record.type as CallbackType] as (typeof webhookTable)[CallbackType] | undefined;
-  if (!rules) throw new CallbackError('unknown-type', `Unknown callback type ${JSON.stringify(record.type)}`);
-  for (const field of rules.required) if (!(field in record)) throw new CallbackError('malformed', `${record.type} lacks ${field}`);
+  const type = record.type;
+  // Own names only: `constructor` or `__proto__` must not find Object.prototype's members.
+  if (typeof type !== 'string' || !has(webhookTable, type)) {
+    throw new CallbackError('unknown-type', `Unknown callback type ${JSON.stringify(type)?.slice(0, 100)}`);
+  }
+  const rules = webhookTable[type as CallbackType];
+  for (const field of rules.required) if (!has(record, field)) throw new CallbackError('malformed', `${type} lacks ${field}`);
   for (const [field, rule] of Object.entries(rules.fields) as [string, { types: readonly string[]; values?: readonly unknown[] }][]) {
-    if (!(field in record)) continue;
+    if (!has(record, field)) continue;
     const value = record[field];
     if (!fits(value, rule.types) || (rule.values && !rule.values.includes(value))) {
-      throw new CallbackError('malformed', `${record.type}: ${field} is not a valid value`);
+      throw new CallbackError('malformed', `${type}: ${field} is not a valid value`);
     }
   }
-  return record as CallbackEvent;
+  const { callbackApiKey: _checked, ...rest } = record;
+  return rest as CallbackEvent;
 }
 
-/** Reads and checks a callback from a web `Request` (fetch-style servers, edge runtimes). */
-export async function parseCallbackRequest(request: Request, options: { callbackApiKey: string }): Promise<CallbackEvent> {
-  return parseCallback(await request.text(), options);
+/** Reads and checks a callback from a web `Request` (fetch-style servers, edge runtimes), stopping at `maxBytes`. */
+export async function parseCallbackRequest(request: Request, options: CallbackOptions): Promise<CallbackEvent> {
+  expectedKey(options);
+  const max = limitOf(options);
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > max) throw tooLarge(max);
+  const bytes = request.body ? await readLimited(request.body, max, tooLarge) : new Uint8Array();
+  return parseCallback(bytes, options);
 }
 
-/** Reads and checks a callback from a Node `http.IncomingMessage` (or any stream of byte chunks). */
-export async function parseCallbackNodeRequest(request: AsyncIterable<Uint8Array | string>, options: { callbackApiKey: string; maxBytes?: number }): Promise<CallbackEvent> {
-  const max = options.maxBytes ?? 1024 * 1024;
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of request) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (text.length > max) throw new CallbackError('malformed', `The callback body is over ${max} bytes`);
-  }
-  return parseCallback(text + decoder.decode(), options);
+/** Reads and checks a callback from a Node `http.IncomingMessage` (or any stream of byte chunks), stopping at `maxBytes`. */
+export async function parseCallbackNodeRequest(
+  request: AsyncIterable<Uint8Array | string> & { headers?: Record<string, string | string[] | undefined> },
+  options: CallbackOptions,
+): Promise<CallbackEvent> {
+  expectedKey(options);
+  const max = limitOf(options);
+  const declared = Number(request.headers?.['content-length']);
+  if (declared > max) throw tooLarge(max);
+  return parseCallback(await readLimited(request, max, tooLarge), options);
 }
