@@ -21,7 +21,8 @@ type Step = { gapMs: number; burst: number; abortAfterMs: number | undefined };
 
 async function play(perMinute: number, steps: Step[]) {
   const clock = virtualClock(1_700_000_000_000);
-  const throttle = createThrottle(perMinute, clock);
+  // No margin: the property holds for the bare window, so no slack can hide a fault.
+  const throttle = createThrottle(perMinute, { clock, marginMs: 0 });
   const calls: Call[] = [];
   const order: number[] = [];
   for (const { gapMs, burst, abortAfterMs } of steps) {

@@ -12,9 +12,19 @@ function acquireMany(throttle: ReturnType<typeof createThrottle>, clock: { now()
 }
 
 describe('the throttle', () => {
-  it('lets a full budget through at once, then holds the next request until the first send is 60 s old', async () => {
+  it('lets a full budget through at once, then holds the next request until the first send is 61 s old', async () => {
     const clock = virtualClock();
     const throttle = createThrottle(3, clock);
+    const { times } = acquireMany(throttle, clock, 4);
+    await clock.advance(60_999);
+    expect(times).toEqual([0, 0, 0]);
+    await clock.advance(1);
+    expect(times).toEqual([0, 0, 0, 61_000]);
+  });
+
+  it('keeps exactly the window when told to keep no margin', async () => {
+    const clock = virtualClock();
+    const throttle = createThrottle(3, { clock, marginMs: 0 });
     const { times } = acquireMany(throttle, clock, 4);
     await clock.advance(59_999);
     expect(times).toEqual([0, 0, 0]);
@@ -30,8 +40,8 @@ describe('the throttle', () => {
     await clock.advance(30_000);
     const rest = acquireMany(throttle, clock, 4);
     await clock.runAll();
-    // A bucket refilling 3 a minute would have let the 4th go at 30 s; the window of [0, 60 s) holds 3.
-    expect([...times, ...rest.times]).toEqual([0, 30_000, 30_000, 60_000, 90_000]);
+    // A bucket refilling 3 a minute would have let the 4th go at 30 s; the window of [0, 61 s) holds 3.
+    expect([...times, ...rest.times]).toEqual([0, 30_000, 30_000, 61_000, 91_000]);
   });
 
   it('serves waiting requests first come, first served', async () => {
@@ -42,7 +52,7 @@ describe('the throttle', () => {
     await clock.runAll();
     await Promise.all(done);
     expect(order).toEqual([0, 1, 2, 3]);
-    expect(clock.now()).toBe(180_000);
+    expect(clock.now()).toBe(183_000);
   });
 
   it('drops a waiting request whose signal aborts, with the signal’s reason, and lets the next one take its turn', async () => {
@@ -55,8 +65,8 @@ describe('the throttle', () => {
     await clock.advance(10_000);
     controller.abort(new Error('caller gave up'));
     await expect(aborted).rejects.toThrow('caller gave up');
-    await clock.advance(50_000);
-    expect(next.times).toEqual([60_000]);
+    await clock.advance(51_000);
+    expect(next.times).toEqual([61_000]);
   });
 
   it('rejects at once for a signal that has already aborted, without using the budget', async () => {
@@ -110,7 +120,8 @@ describe('the throttle', () => {
     expect(() => createThrottle(0)).toThrow(RangeError);
     expect(() => createThrottle(0.5)).toThrow(RangeError);
     expect(() => createThrottle(Number.NaN)).toThrow(RangeError);
-    expect(() => createThrottle(10, { windowMs: 0 })).toThrow(RangeError);
+    expect(() => createThrottle(10, { windowMs: -5_000 })).toThrow(RangeError);
+    expect(() => createThrottle(10, { marginMs: -1 })).toThrow(RangeError);
   });
 });
 
@@ -126,7 +137,7 @@ describe('the throttle of clients', () => {
     }
     expect(sent).toHaveLength(601);
     expect(times[599]).toBe(0);
-    expect(times[600]).toBe(60_000);
+    expect(times[600]).toBe(61_000);
   });
 
   it('shares one default budget between every client of the process', async () => {
@@ -135,7 +146,7 @@ describe('the throttle of clients', () => {
     const a = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
     const b = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
     const calls = Array.from({ length: 601 }, (_, i) => (i % 2 ? a : b).listGroups());
-    await clock.advance(59_999);
+    await clock.advance(60_999);
     expect(sent).toHaveLength(600);
     await clock.advance(1);
     await Promise.all(calls);
@@ -151,7 +162,7 @@ describe('the throttle of clients', () => {
     const calls = [own.listGroups(), own.listGroups(), own.listGroups(), ...Array.from({ length: 700 }, () => off.listGroups())];
     await settle();
     expect(sent).toHaveLength(702);
-    await clock.advance(60_000);
+    await clock.advance(61_000);
     await Promise.all(calls);
     expect(sent).toHaveLength(703);
   });
@@ -165,7 +176,7 @@ describe('the throttle of clients', () => {
     const calls = [a.listGroups(), b.listGroups(), a.listGroups()];
     await settle();
     expect(sent).toHaveLength(2);
-    await clock.advance(60_000);
+    await clock.advance(61_000);
     await Promise.all(calls);
     expect(sent).toHaveLength(3);
   });
@@ -180,7 +191,7 @@ describe('the throttle of clients', () => {
     await clock.advance(1_000);
     controller.abort(new Error('no longer needed'));
     await expect(waiting).rejects.toBeDefined();
-    await clock.advance(60_000);
+    await clock.advance(61_000);
     expect(sent).toHaveLength(1);
   });
 });

@@ -43,9 +43,16 @@ export type ThrottleOptions = {
   store?: ThrottleStore;
   /** Length of the window in milliseconds (default 60 000, the service's minute). */
   windowMs?: number;
+  /**
+   * Kept on top of the window (default 1 000 ms). The service counts a request when it arrives, not when
+   * it was sent; the first request on a new connection (TCP and TLS handshakes) can take far longer to
+   * arrive than those after it, so two sends exactly a window apart can arrive less than one apart.
+   */
+  marginMs?: number;
 };
 
 const minute = 60_000;
+const defaultMarginMs = 1_000;
 
 /** The sliding log of one process: send times, oldest first, in an array that is compacted now and then. */
 export function memoryStore(clock: Pick<Clock, 'now'> = systemClock): ThrottleStore {
@@ -72,8 +79,8 @@ export function memoryStore(clock: Pick<Clock, 'now'> = systemClock): ThrottleSt
 type Waiter = { resolve(): void; reject(reason: unknown): void; signal: AbortSignal | undefined; onAbort: () => void };
 
 /**
- * At most `perMinute` requests in any rolling window of `windowMs` (60 s): a sliding log of send times,
- * not a bucket, so no burst can go over. Requests that must wait are served first come, first served;
+ * At most `perMinute` requests in any rolling window of `windowMs` (60 s) plus `marginMs` (1 s): a sliding
+ * log of send times, not a bucket, so no burst can go over. Requests that must wait are served first come, first served;
  * a waiting request whose `signal` aborts (the call's own, or its timeout) leaves the queue at once.
  *
  * `createThrottle(600)` is a budget of its own; give the same throttle to every client that leaves from
@@ -83,8 +90,8 @@ export function createThrottle(perMinute: number, options: ThrottleOptions | Clo
   if (!Number.isFinite(perMinute) || perMinute < 1) throw new RangeError('rateLimit.perMinute must be a number of at least 1');
   const settings: ThrottleOptions = 'now' in options ? { clock: options } : options;
   const clock = settings.clock ?? systemClock;
-  const windowMs = settings.windowMs ?? minute;
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError('windowMs must be a positive number');
+  const windowMs = (settings.windowMs ?? minute) + (settings.marginMs ?? defaultMarginMs);
+  if (!Number.isFinite(windowMs) || windowMs <= 0 || (settings.marginMs ?? 0) < 0) throw new RangeError('windowMs must be positive and marginMs not negative');
   const limit = Math.floor(perMinute);
   const store = settings.store ?? memoryStore(clock);
   // Only the in-process log answers synchronously; a shared store is asked by the queue's head alone.
