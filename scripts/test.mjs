@@ -2,6 +2,7 @@
 // Runs every test of the repository: builds what the tests read (turbo, cached), runs vitest once over
 // all workspaces, and ends with the plain line `N passed, N failed` that CI reads. Exits non-zero on any
 // failure, and when no test ran at all.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureInstalled } from './ensure-installed.mjs';
 import { run } from './run.mjs';
@@ -9,6 +10,11 @@ import { run } from './run.mjs';
 ensureInstalled();
 // The browser test drives Debian's chromium; install it the same way CI does when it is missing.
 if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') && (await run('bash', ['scripts/install-browser.sh'])) !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+// The Redis throttle tests start Debian's redis-server; install it the same way when it is missing.
+if (spawnSync('redis-server', ['--version']).error && (await run('bash', ['scripts/install-redis.sh'])) !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }

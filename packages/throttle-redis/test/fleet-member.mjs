@@ -1,0 +1,27 @@
+// One backend of a fleet, run as its own process by fleet.test.ts: makes `calls` calls at once through
+// the Redis throttle against the sandbox, reports each outcome to the parent as it comes, and aborts
+// whatever still waits when the parent says so.
+import { createClient } from '@idv-toolkit/client';
+import { createRedisThrottle } from '@idv-toolkit/throttle-redis';
+
+const [baseUrl, redisUrl, budget, perMinute, calls, companyKey] = process.argv.slice(2);
+const throttle = createRedisThrottle({ redis: redisUrl, budget, perMinute: Number(perMinute) });
+const idv = createClient({ companyKey, baseUrl, throwOnError: false, retry: false, rateLimit: { throttle } });
+const controller = new AbortController();
+process.on('message', (message) => {
+  if (message === 'abort') controller.abort(new Error('the test is over'));
+});
+
+process.send({ ready: true });
+const outcomes = await Promise.all(
+  Array.from({ length: Number(calls) }, async () => {
+    const { response } = await idv.listGroups(undefined, { signal: controller.signal });
+    // No response: the call never left, it was still held by the throttle when aborted.
+    const outcome = response ? String(response.status) : 'held';
+    process.send({ outcome });
+    return outcome;
+  }),
+);
+await throttle.close();
+process.send({ done: true, outcomes });
+process.disconnect();
