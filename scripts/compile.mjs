@@ -15,22 +15,26 @@ const outputDir = 'dist';
 // Tests and their helpers sit beside the code but are not part of the package.
 const notShipped = /\.(test|test-d|test-helper)\.ts$/;
 
-/** A version-3 source map for `output`, whose sources are given relative to the output's folder. */
-function sourceMap(map, source, output) {
+/**
+ * A version-3 source map for `output`, whose sources are given relative to the output's folder and also
+ * inlined (`sourcesContent`): packages ship dist/ without src/, so a map must resolve without the file.
+ */
+function sourceMap(map, source, output, text) {
   return JSON.stringify({
     version: 3,
     file: basename(output),
     sourceRoot: '',
     sources: [relative(dirname(output), source)],
+    sourcesContent: [text],
     names: map.names,
     mappings: map.mappings,
   });
 }
 
-function write(path, code, map, source) {
+function write(path, code, map, source, text) {
   // A script with a shebang is a package `bin`: it must stay executable once dist/ is rebuilt.
   writeFileSync(path, `${code.endsWith('\n') ? code : `${code}\n`}//# sourceMappingURL=${basename(path)}.map\n`, { mode: code.startsWith('#!') ? 0o755 : 0o644 });
-  writeFileSync(`${path}.map`, sourceMap(map, source, path));
+  writeFileSync(`${path}.map`, sourceMap(map, source, path, text));
 }
 
 const sources = readdirSync(sourceDir, { recursive: true })
@@ -55,8 +59,8 @@ for (const file of sources) {
     continue;
   }
   mkdirSync(dirname(output), { recursive: true });
-  write(`${output}.js`, script.code, script.map, source);
-  write(`${output}.d.ts`, declaration.code, declaration.map, source);
+  write(`${output}.js`, script.code, script.map, source, code);
+  write(`${output}.d.ts`, declaration.code, declaration.map, source, code);
 }
 if (problems.length) {
   console.error(problems.join('\n'));

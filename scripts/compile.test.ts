@@ -38,6 +38,13 @@ describe('scripts/compile.mjs', () => {
     expect(JSON.parse(output('shape.d.ts.map'))).toMatchObject({ version: 3, file: 'shape.d.ts', sources: ['../src/shape.ts'] });
   });
 
+  it('inlines each source in its maps, so that they resolve without src/ (packages ship dist/ only)', () => {
+    const source = 'export function area(side: number): number {\n  return side ** 2;\n}\n';
+    compile({ 'shape.ts': source, 'media/tar.ts': 'export const block: number = 512;\n' });
+    for (const map of ['shape.js.map', 'shape.d.ts.map']) expect(JSON.parse(output(map)).sourcesContent).toEqual([source]);
+    expect(JSON.parse(output('media/tar.js.map'))).toMatchObject({ sources: ['../../src/media/tar.ts'], sourcesContent: ['export const block: number = 512;\n'] });
+  });
+
   it('keeps nested folders and leaves tests and their helpers out', () => {
     const run = compile({
       'media/tar.ts': 'export const block: number = 512;\n',
