@@ -1,47 +1,54 @@
 #!/usr/bin/env node
 // `npm run sandbox`: the stateful sandbox on one origin until Ctrl-C or SIGTERM.
-import { parseArgs } from 'node:util';
-import { demoCompanyKey, loadCompanies } from './companies.js';
-import { createSandbox } from './server.js';
+import { Option } from 'commander';
+import { command, exitWithUsage, parseOptions, UsageError, wholeNumber } from './cli-program.js';
+import { demoCompanyKey, loadCompanies, type Company } from './companies.js';
 
-const { values } = parseArgs({
-  options: {
-    host: { type: 'string', default: '127.0.0.1' },
-    port: { type: 'string', default: '4020' },
-    config: { type: 'string' },
-    seed: { type: 'string', default: '1' },
-    'rate-limit': { type: 'string', default: '600' },
-    'block-seconds': { type: 'string', default: '3600' },
-  },
-});
+const program = command('npm run sandbox --', 'The stateful sandbox of the identity verification service, on one origin.')
+  .usage('[options]')
+  .addHelpText('after', '\nExample:\n  npm run sandbox -- --config companies.yaml --port 4020');
 
-const number = (name: string, text: string) => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) {
-    console.error(`--${name} takes a whole number, not ${JSON.stringify(text)}`);
+// Every flag, one entry each with its help text. A new flag is one more entry, read from `options` below.
+const flags = [
+  new Option('--host <address>', 'the address to listen on').default('127.0.0.1'),
+  new Option('--port <number>', 'the port to listen on (0: any free port)').default(4020).argParser(wholeNumber(0, 65535)),
+  new Option('--config <file>', 'a JSON or YAML file of companies, described by config.schema.json (default: one demo company)'),
+  new Option('--seed <number>', 'make IDs reproducible from this seed, for tests only (one ID predicts the next)').argParser(wholeNumber(0)),
+  new Option('--rate-limit <number>', 'requests a minute per IP address before 529').default(600).argParser(wholeNumber(1)),
+  new Option('--block-seconds <number>', 'how long an IP that exceeded the rate limit stays blocked').default(3600).argParser(wholeNumber(0)),
+];
+for (const flag of flags) program.addOption(flag);
+
+type Options = { host: string; port: number; config?: string; seed?: number; rateLimit: number; blockSeconds: number };
+
+function read(): { options: Options; companies: Company[] } {
+  try {
+    const options = parseOptions<Options>(program, process.argv.slice(2));
+    if (!options) process.exit(0);
+    return { options, companies: loadCompanies(options.config) };
+  } catch (error) {
+    if (error instanceof UsageError) exitWithUsage(program, error.message);
+    // A configuration problem: its message names the file and the field, never a key.
+    console.error((error as Error).message);
     process.exit(2);
   }
-  return value;
-};
-
-let companies;
-try {
-  companies = loadCompanies(values.config);
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(2);
 }
-const sandbox = createSandbox({
-  companies,
-  seed: number('seed', values.seed!),
-  rateLimit: number('rate-limit', values['rate-limit']!),
-  blockSeconds: number('block-seconds', values['block-seconds']!),
-});
-const origin = await sandbox.listen(number('port', values.port!), values.host);
+const { options, companies } = read();
+// Loaded once the flags are read: it builds routes and validators from the spec, so --help stays instant.
+const { createSandbox } = await import('./server.js');
+const sandbox = createSandbox({ companies, seed: options.seed, rateLimit: options.rateLimit, blockSeconds: options.blockSeconds });
+let origin: string;
+try {
+  origin = await sandbox.listen(options.port, options.host);
+} catch (error) {
+  const { code } = error as NodeJS.ErrnoException;
+  console.error(code === 'EADDRINUSE' ? `Port ${options.port} on ${options.host} is taken; choose another with --port.` : `Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  process.exit(1);
+}
 console.log(`Sandbox (current interface, legacy under /external-api/, control API under /sandbox/): ${origin}`);
 console.log(`Applicant page: ${origin}/widget/?session_token=<session id>`);
-if (!values.config) console.log(`Demo company key: ${demoCompanyKey} (a fake key for the sandbox only)`);
-else console.log(`Companies: ${companies.map((c) => c.name).join(', ')} (keys from ${values.config})`);
+if (!options.config) console.log(`Demo company key: ${demoCompanyKey} (a fake key for the sandbox only)`);
+else console.log(`Companies: ${companies.map((c) => c.name).join(', ')} (keys from ${options.config})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

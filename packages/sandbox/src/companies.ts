@@ -2,9 +2,10 @@
 // demo company when there is none.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { didYouMean } from './nearest.js';
 
 const require = createRequire(import.meta.url);
 
@@ -74,22 +75,68 @@ function withDefaults(company: Partial<Company> & { companyKey: string }, index:
 
 export const demoCompanies = (): Company[] => [withDefaults({ name: 'Demo company', companyKey: demoCompanyKey }, 0)];
 
+/** `/companies/0/callbackUrl` as a reader writes it: `companies[0].callbackUrl`. */
+function fieldName(pointer: string, child?: string): string {
+  const parts = pointer.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
+/** One line per problem, naming the field; never the field's value, which may be a key. */
+function describeProblem(error: ErrorObject): string {
+  const at = fieldName(error.instancePath) || 'the configuration';
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const field = (error.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      const hint = didYouMean(field, known) || ` (known: ${known.join(', ')})`;
+      return `${fieldName(error.instancePath, field)} is not a known field${hint}`;
+    }
+    case 'required':
+      return `${fieldName(error.instancePath, (error.params as { missingProperty: string }).missingProperty)} is missing`;
+    default:
+      return `${at} ${error.message}`;
+  }
+}
+
 /** Checks a configuration object against config.schema.json; throws with every problem listed. */
-export function companiesFrom(config: unknown): Company[] {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+export function companiesFrom(config: unknown, source?: string): Company[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
   addFormats.default(ajv);
   const validate = ajv.compile(JSON.parse(readFileSync(require.resolve('../config.schema.json'), 'utf8')));
+  const heading = `Invalid sandbox configuration${source ? ` in ${source}` : ''}:`;
   if (!validate(config)) {
-    throw new Error(`Invalid sandbox configuration:\n${(validate.errors ?? []).map((e) => `- ${e.instancePath || '/'} ${e.message}`).join('\n')}`);
+    const problems = [...new Set((validate.errors ?? []).map(describeProblem))];
+    throw new Error(`${heading}\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }
   const companies = (config as { companies: (Partial<Company> & { companyKey: string })[] }).companies.map(withDefaults);
-  const keys = new Set(companies.map((c) => c.companyKey));
-  if (keys.size !== companies.length) throw new Error('Invalid sandbox configuration: two companies share a companyKey');
+  const firstWithKey = new Map<string, number>();
+  for (const [index, company] of companies.entries()) {
+    const first = firstWithKey.get(company.companyKey);
+    if (first !== undefined) throw new Error(`${heading}\n- companies[${index}].companyKey is the same as companies[${first}].companyKey; each company needs its own key`);
+    firstWithKey.set(company.companyKey, index);
+  }
   return companies;
 }
 
 export function loadCompanies(file: string | undefined): Company[] {
   if (!file) return demoCompanies();
-  const text = readFileSync(file, 'utf8');
-  return companiesFrom(/\.ya?ml$/i.test(file) ? parse(text) : JSON.parse(text));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    throw new Error(`Cannot read the configuration file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+  }
+  const yaml = /\.ya?ml$/i.test(file);
+  let config: unknown;
+  try {
+    config = yaml ? parse(text) : JSON.parse(text);
+  } catch (error) {
+    // The parsers quote the text around the mistake (yaml below its first line, V8 as `"..." is not valid
+    // JSON`), which may be a key: keep only what says where and what.
+    const where = (error as Error).message.split('\n')[0]!.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/, '');
+    throw new Error(`${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${where}`);
+  }
+  return companiesFrom(config, file);
 }
