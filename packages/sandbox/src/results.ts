@@ -60,7 +60,8 @@ export function kybResult(session: Session): KybSessionResult {
       };
     if (step.type === 'kyb-review')
       return { key: step.key, type: 'kyb-review', status, ...(finished ? { trustedDatabase: { activityStatus: 'active', companyName: 'Northwind Sample Ltd', lastUpdateTimestamp: Math.floor(session.createdAt / 1000) } } : {}) };
-    return { key: step.key, type: step.type, status };
+    // Every step but kyb-review has a result (the reference); its shape for other types is not shown (our choice: empty).
+    return { key: step.key, type: step.type, status, result: {} };
   });
   return { stepsResults, technicalDetails };
 }

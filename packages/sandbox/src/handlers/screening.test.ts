@@ -1,6 +1,6 @@
 import { createClient } from '@idv-toolkit/client';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, keyA, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
+import { codeOf, keyA, keyB, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
 import { categories, watchlist, watchlistEntry } from '../screening/watchlist.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -92,9 +92,13 @@ describe('searchScreeningPerson', () => {
     expect(performance.now() - began).toBeLessThan(2_000);
   });
 
-  it('gives payment-needed to a company without the screening right', async () => {
+  it('gives payment-needed to a company without the screening right, on every screening operation', async () => {
     expect(await codeOf(t.b.searchScreeningPerson({ query: { fullName: 'Testavia Sampleova', scoreThreshold: 70 } }))).toBe('payment-needed');
     expect(await codeOf(t.b.getScreeningPersonDetails({ personId: testavia.personId }))).toBe('payment-needed');
+    expect(await codeOf(t.b.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } }))).toBe('payment-needed');
+    expect(await codeOf(t.b.removeScreeningQueryFromMonitoring({ id: 'mon_ffffffffffffffff' }))).toBe('payment-needed');
+    expect(await codeOf(t.b.listScreeningMonitoringRecords())).toBe('payment-needed');
+    expect(await codeOf(t.b.getScreeningDeltaRecords())).toBe('payment-needed');
   });
 
   it('gives company-missing to a key that names no company', async () => {
@@ -135,7 +139,7 @@ describe('monitoring', () => {
   it('monitors a person: the query is listed with the moment monitoring found the person', async () => {
     const monitored = await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
     conforms('MonitorScreeningQueryResponse', monitored);
-    expect(monitored.result).toMatch(/^mon_[0-9a-f]{16}$/);
+    expect(monitored.result).toMatch(/^mon_[0-9a-f]{32}$/);
     const list = await t.a.listScreeningMonitoringRecords();
     conforms('ListScreeningMonitoringRecordsResponse', list);
     expect(list.result).toEqual({ start: 0, limit: 100, total: 1, data: [{ id: monitored.result, fullName: 'Testavia Sampleova', lastUpdatedDate: '2026-01-01T00:00:00.000Z' }] });
@@ -184,10 +188,15 @@ describe('monitoring', () => {
     expect((await records({ date: '2025-12-31T00:00:00.000Z' })).data.map((r) => r.id)).toEqual([first, second]);
   });
 
+  it('answers a limit of 0 with no records but the total', async () => {
+    await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
+    expect(await records({ limit: 0 })).toEqual({ start: 0, limit: 0, total: 1, data: [] });
+  });
+
   it.each([
     ['a date that is not a date-time', { date: 'yesterday' }],
     ['a negative start', { start: -1 }],
-    ['a limit of 0', { limit: 0 }],
+    ['a negative limit', { limit: -1 }],
   ])('refuses %s with access-denied', async (_, body) => {
     expect(await codeOf(t.a.listScreeningMonitoringRecords(body as never))).toBe('access-denied');
   });
@@ -199,13 +208,20 @@ describe('monitoring', () => {
     expect(t.sandbox.state.monitoring.list(keyA)).toEqual([]);
   });
 
-  it('is kept apart per company; monitoring needs no paid screening right', async () => {
-    const { result: id } = await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
-    expect((await t.b.listScreeningMonitoringRecords()).result).toEqual({ start: 0, limit: 100, total: 0, data: [] });
-    expect(await codeOf(t.b.removeScreeningQueryFromMonitoring({ id }))).toBe('access-denied');
-    await t.b.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
-    expect((await t.b.getScreeningDeltaRecords()).result).toContainEqual(expect.objectContaining({ fullName: 'Testavia Sampleova' }));
-    expect((await records()).data.map((r) => r.id)).toEqual([id]);
+  it('is kept apart per company', async () => {
+    // Company B with the screening right, so that only the separation of companies is tested here.
+    const both = await startTestSandbox({ config: { companies: [{ name: 'Company A', companyKey: keyA }, { name: 'Company B', companyKey: keyB }] } });
+    try {
+      const { result: id } = await both.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
+      expect((await both.b.listScreeningMonitoringRecords()).result).toEqual({ start: 0, limit: 100, total: 0, data: [] });
+      expect(await codeOf(both.b.removeScreeningQueryFromMonitoring({ id }))).toBe('access-denied');
+      expect((await both.b.getScreeningDeltaRecords()).result).toEqual([]);
+      await both.b.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
+      expect((await both.b.getScreeningDeltaRecords()).result).toContainEqual(expect.objectContaining({ fullName: 'Testavia Sampleova' }));
+      expect((await both.a.listScreeningMonitoringRecords()).result.data.map((r) => r.id)).toEqual([id]);
+    } finally {
+      await both.close();
+    }
   });
 
   it('gives each of many identical requests sent at once one answer: one query, the rest already-exists', async () => {
@@ -233,6 +249,5 @@ describe('getScreeningDeltaRecords', () => {
     expect(deltas.result.map((d) => d.date)).toEqual([...deltas.result.map((d) => d.date)].sort());
     await t.a.removeScreeningQueryFromMonitoring({ id: company });
     expect((await t.a.getScreeningDeltaRecords()).result.map((d) => d.fullName)).not.toContain('Examplecorp GmbH');
-    expect((await t.b.getScreeningDeltaRecords()).result).toEqual([]);
   });
 });

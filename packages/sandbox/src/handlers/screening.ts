@@ -45,7 +45,7 @@ function namedTokens(context: Context, fullName: unknown): string[] {
   return tokens.length ? tokens : badInput(context);
 }
 
-/** Search and details need the paid screening right (Part 5: `payment-needed`). */
+/** Every screening operation needs the paid screening right (Part 5: `payment-needed`). */
 function paid(context: Context) {
   if (!context.company.screeningPaid) refuse(context, 'payment-needed');
 }
@@ -93,6 +93,7 @@ export const screeningHandlers: Handlers = {
     const tokens = namedTokens(context, query.fullName);
     const day = dayOf(context, query.birthdayTimeFrom);
     const key = monitoringKey(tokens, day);
+    paid(context);
     // A record stored some other way (without the key the sandbox keeps) gets its key from its fields.
     const keyOf = (record: Monitored) => record.key ?? monitoringKey(nameTokens(record.fullName), record.birthdayTimeFrom?.slice(0, 10));
     if ((context.state.monitoring.list(company) as Monitored[]).some((record) => keyOf(record) === key)) refuse(context, 'already-exists');
@@ -113,6 +114,7 @@ export const screeningHandlers: Handlers = {
 
   /** An unknown ID, or another company's, gives `access-denied` (our choice: the reference shows no code). */
   removeScreeningQueryFromMonitoring(context: Context) {
+    paid(context);
     if (!context.state.monitoring.delete(context.company.companyKey, context.body.id)) refuse(context, 'access-denied');
     return { json: { result: true } };
   },
@@ -122,6 +124,7 @@ export const screeningHandlers: Handlers = {
     const { start = defaultOffset, limit = defaultLimit, date } = context.body;
     const after = date === undefined ? undefined : Date.parse(date);
     if (after !== undefined && Number.isNaN(after)) badInput(context);
+    paid(context);
     const records = context.state.monitoring
       .list(context.company.companyKey)
       .filter((record) => after === undefined || (record.lastUpdatedDate !== undefined && Date.parse(record.lastUpdatedDate) > after));
@@ -135,6 +138,7 @@ export const screeningHandlers: Handlers = {
    * Empty until a monitored name matches something; an entry leaves when no monitored name matches it.
    */
   getScreeningDeltaRecords(context: Context) {
+    paid(context);
     const found = new Map<string, string>();
     for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
       if (!record.matchIds?.length) continue;
