@@ -6,15 +6,20 @@ import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { bundle, lint, loadConfig } from '@redocly/openapi-core';
-import { parse } from 'yaml';
 import { quietEnv } from './run.mjs';
-import { prepare, serveAll } from './serve-all.mjs';
+import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
+import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';
 
+const options = parseOrExit(
+  serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, regenerate the types, lint, reload the mocks and the sandbox, rebuild the docs.'),
+);
 await prepare();
+// Loaded once the flags are read, so that --help and a mistyped flag answer at once.
+const { bundle, lint, loadConfig } = await import('@redocly/openapi-core');
+const { parse } = await import('yaml');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const apis = Object.entries(parse(await readFile('openapi/redocly.yaml', 'utf8')).apis).map(([alias, { root }]) => ({ alias, name: alias.split('@')[0], root: `openapi/${root}` }));
-const served = await serveAll();
+const served = await serveAll({ host: options.host, ports: portsFrom(options), spare: options.spare });
 served.printUrls();
 console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
 served.stopOnSignals();

@@ -1,22 +1,58 @@
 // What `npm start` and `npm run dev` both serve on 127.0.0.1: the docs, both Prism mocks and the sandbox,
 // after installing what is missing and building (turbo, cached).
+import { Option } from 'commander';
+import { command, wholeNumber } from '../packages/mock/src/cli-program.mjs';
 import { ensureInstalled } from './ensure-installed.mjs';
 import { run } from './run.mjs';
+
+/** Where each service listens with `--port-base N`: its default port's offset from 4000. */
+export const portOffsets = { docs: 0, current: 10, legacy: 11, sandbox: 20 };
+const portNumber = wholeNumber(0, 65535);
+
+/** The command line of `npm start` and `npm run dev`: one flag table for both. */
+export function serveProgram(name, description) {
+  const program = command(name, description)
+    .usage('[options]')
+    .addHelpText('after', `\nExample:\n  ${name} --host 127.0.0.1 --port-base 5000 --sandbox-port 6020`);
+  // Every flag, one entry each with its help text.
+  const flags = [
+    new Option('--host <address>', 'the address every service listens on').default('127.0.0.1'),
+    new Option('--port-base <number>', 'docs on N, mocks on N+10 (current) and N+11 (legacy), sandbox on N+20; 0: any free ports').default(4000).argParser(wholeNumber(0, 65535 - portOffsets.sandbox)),
+    new Option('--docs-port <number>', 'the API reference (docs) port, instead of the one from --port-base').argParser(portNumber),
+    new Option('--current-port <number>', 'the port of the mock of the current interface').argParser(portNumber),
+    new Option('--legacy-port <number>', 'the port of the mock of the legacy interface').argParser(portNumber),
+    new Option('--sandbox-port <number>', 'the port of the sandbox').argParser(portNumber),
+    new Option('--no-spare', 'do not keep a spare Prism per mock ready (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+  ];
+  for (const flag of flags) program.addOption(flag);
+  return program;
+}
+
+/** The port of each service from the parsed flags: its own flag, else the base plus its offset (0 stays 0). */
+export function portsFrom(options) {
+  const ports = {};
+  for (const [name, offset] of Object.entries(portOffsets)) ports[name] = options[`${name}Port`] ?? (options.portBase === 0 ? 0 : options.portBase + offset);
+  return ports;
+}
 
 export async function prepare() {
   ensureInstalled();
   if ((await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) !== 0) process.exit(1);
 }
 
-export async function serveAll(host = '127.0.0.1') {
+/**
+ * Serves everything on `host`; `ports` as from portsFrom (a taken port is replaced by a free one, and the
+ * printed URLs say which); `spare` keeps a spare Prism per mock ready.
+ */
+export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBase: 4000 }), spare = true } = {}) {
   const { startMocks } = await import('@idv-toolkit/mock');
   const { freePort } = await import('../packages/mock/src/ports.mjs');
   const { serveDocs } = await import('./serve-docs.mjs');
   const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
 
-  const docs = await serveDocs({ host, port: await freePort(host, 4000) });
-  let mocks = await startMocks({ host });
-  const sandboxPort = await freePort(host, 4020);
+  const docs = await serveDocs({ host, port: await freePort(host, ports.docs) });
+  let mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, spare });
+  const sandboxPort = await freePort(host, ports.sandbox);
   let sandbox = createSandbox();
   const sandboxUrl = await sandbox.listen(sandboxPort, host);
 
@@ -38,11 +74,11 @@ export async function serveAll(host = '127.0.0.1') {
     },
     /** Restarts the mocks and the sandbox on their ports, reading the bundles anew. */
     async reload() {
-      const ports = { current: Number(new URL(mocks.urls.current).port), legacy: Number(new URL(mocks.urls.legacy).port) };
+      const mockPorts = { current: Number(new URL(mocks.urls.current).port), legacy: Number(new URL(mocks.urls.legacy).port) };
       await Promise.all([mocks.stop(), sandbox.close()]);
       sandbox = createSandbox();
       await sandbox.listen(sandboxPort, host);
-      mocks = await startMocks({ host, ports });
+      mocks = await startMocks({ host, ports: mockPorts, spare });
     },
     stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close()]),
     /** Stops everything on Ctrl-C or SIGTERM. */

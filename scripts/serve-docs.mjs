@@ -12,7 +12,7 @@ export function serveDocs({ host = '127.0.0.1', port = 4000, dir = 'docs/dist' }
     server.once('error', reject);
     server.listen(port, host, () => {
       const address = server.address();
-      resolve({ url: `http://${host}:${address.port}`, stop: () => new Promise((done) => server.close(() => done())) });
+      resolve({ url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, stop: () => new Promise((done) => server.close(() => done())) });
     });
   });
 }

@@ -1,0 +1,104 @@
+// `npm start` and `npm run dev`: their flags (read before anything is built), the ports they choose, and
+// mocks that survive the request that used to end Prism (issue 14, W1).
+import { spawnSync } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portOffsets, portsFrom, serveAll, serveProgram } from './serve-all.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`scripts/${script}`, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-spare', '--help'];
+
+describe.each([
+  ['start.mjs', 'npm start --'],
+  ['dev.mjs', 'npm run dev --'],
+])('%s, its flags', (script, name) => {
+  it.each(['--help', '-h'])('%s prints the usage with every flag and what it does', (flag) => {
+    const { status, stdout, stderr } = run(script, flag);
+    expect(status).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout.startsWith(`Usage: ${name} [options]`)).toBe(true);
+    for (const known of flags) expect(stdout).toMatch(new RegExp(`^  (-h, )?${known}\\b.* \\w+`, 'm'));
+  });
+
+  it.each([
+    [['--port-bas', '5000'], "error: unknown option '--port-bas' (Did you mean --port-base?)"],
+    [['--port-base', '65516'], "error: option '--port-base <number>' argument '65516' is invalid. It must be a whole number from 0 to 65515."],
+    [['--sandbox-port', 'x'], "error: option '--sandbox-port <number>' argument 'x' is invalid. It must be a whole number from 0 to 65535."],
+    [['--host'], "error: option '--host <address>' argument missing"],
+  ])('%j prints one line and the usage, exit 2, before building anything', (args, line) => {
+    const { status, stdout, stderr } = run(script, ...args);
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')[0]).toBe(line);
+    expect(stderr).toContain(`Usage: ${name} [options]`);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe('the ports of npm start', () => {
+  const parse = (...args: string[]) => portsFrom(serveProgram('npm start --', '').parse(args, { from: 'user' }).opts());
+
+  it('are 4000, 4010, 4011 and 4020 by default, offsets from --port-base, or each its own flag', () => {
+    expect(parse()).toEqual({ docs: 4000, current: 4010, legacy: 4011, sandbox: 4020 });
+    expect(parse('--port-base', '5000', '--legacy-port', '7000')).toEqual({ docs: 5000, current: 5010, legacy: 7000, sandbox: 5020 });
+    expect(parse('--port-base', '0')).toEqual({ docs: 0, current: 0, legacy: 0, sandbox: 0 });
+  });
+});
+
+/** A base port whose four service ports are all free on 127.0.0.1 now. */
+async function freeBase(): Promise<number> {
+  const isFree = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    if ((await Promise.all(Object.values(portOffsets).map((offset) => isFree(base + offset)))).every(Boolean)) return base;
+  }
+}
+
+function rawStatus(url: string, head: string): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    socket.write(`${head}\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+  });
+}
+
+describe('what npm start serves', () => {
+  let served: Awaited<ReturnType<typeof serveAll>>;
+  let base: number;
+  const lines: string[] = [];
+  const log = console.log;
+
+  beforeAll(async () => {
+    base = await freeBase();
+    console.log = (line: string) => lines.push(line);
+    served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), spare: false });
+    served.printUrls();
+    console.log = log;
+  }, 120_000);
+  afterAll(() => served?.stop());
+
+  it('listens on the ports asked for, and prints them', () => {
+    const printed = lines.join('\n');
+    for (const [name, offset] of Object.entries(portOffsets)) expect(printed, name).toContain(`http://127.0.0.1:${base + offset}`);
+  });
+
+  it('keeps both mocks up through malformed request targets (W1, W9)', async () => {
+    const { current, legacy } = served.mocks.urls;
+    for (const head of ['POST /check-in-% HTTP/1.1', 'POST /check-in-%E2%82 HTTP/1.1', 'GET //[ HTTP/1.1']) {
+      expect(await rawStatus(current, head), head).toBe(400);
+      expect(await rawStatus(legacy, head), head).toBe(400);
+    }
+    const groups = await fetch(`${current}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' });
+    expect(groups.status).toBe(200);
+  });
+});
