@@ -4,8 +4,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 
-/** The largest body the sandbox reads: the reference shows no limit; uploads are base64 data URIs. */
-export const maxBodyBytes: number = 16 * 1024 * 1024;
 
 export class BadInput extends Error {
   constructor(
@@ -20,7 +18,7 @@ export class BadInput extends Error {
 export type UploadedFile = { filename: string; mimeType: string; bytes: Buffer };
 export type ParsedBody = { fields: Record<string, unknown>; files: Record<string, UploadedFile> };
 
-function readAll(request: IncomingMessage): Promise<Buffer> {
+function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
@@ -35,11 +33,12 @@ function readAll(request: IncomingMessage): Promise<Buffer> {
       } else chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
+    // A client that goes away mid-body is bad input, not a fault of the sandbox.
+    request.on('error', () => reject(new BadInput('the request was aborted', true)));
   });
 }
 
-function readForm(request: IncomingMessage): Promise<ParsedBody> {
+function readForm(request: IncomingMessage, maxBodyBytes: number): Promise<ParsedBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -67,21 +66,23 @@ function readForm(request: IncomingMessage): Promise<ParsedBody> {
       });
     });
     parser.on('error', (error) => reject(new BadInput(`malformed form: ${(error as Error).message}`)));
+    request.on('error', () => reject(new BadInput('the request was aborted', true)));
     parser.on('close', () => (total > maxBodyBytes ? tooLarge() : resolve(body)));
     request.pipe(parser);
   });
 }
 
-export async function readBody(request: IncomingMessage, kind: 'json' | 'multipart'): Promise<ParsedBody> {
+/** Reads at most `maxBodyBytes` (limits.ts); a larger body is refused and left unread. */
+export async function readBody(request: IncomingMessage, kind: 'json' | 'multipart', maxBodyBytes: number): Promise<ParsedBody> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (kind === 'multipart') {
     if (type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded') {
-      await readAll(request).catch(() => undefined);
+      await readAll(request, maxBodyBytes).catch(() => undefined);
       throw new BadInput(`expected form data, got ${type || 'no content type'}`);
     }
-    return readForm(request);
+    return readForm(request, maxBodyBytes);
   }
-  const raw = await readAll(request);
+  const raw = await readAll(request, maxBodyBytes);
   if (type !== 'application/json' && !type.endsWith('+json')) throw new BadInput(`expected application/json, got ${type || 'no content type'}`);
   let value: unknown;
   try {

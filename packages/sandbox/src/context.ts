@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { Company } from './companies.js';
 import type { UploadedFile } from './body.js';
 import type { Ids } from './ids.js';
+import type { Limits } from './limits.js';
 import type { Route } from './spec.js';
 import type { State } from './state.js';
 
@@ -15,6 +16,7 @@ export type Context = {
   state: State;
   clock: Clock;
   ids: Ids;
+  limits: Limits;
   /** The sandbox's own origin, e.g. http://127.0.0.1:4020, for applicant URLs. */
   origin: string;
   /** Queues a callback to the company (a no-op log entry when it has no callback URL). */

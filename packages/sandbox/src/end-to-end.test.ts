@@ -26,7 +26,9 @@ it('a session finished on the applicant page reaches the receiver as a verified 
   t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
 
   const { id, url } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
-  await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'approved' }) });
+  // As a browser would: load the page, then post its form (with the page's form token).
+  const formToken = /name="form_token" value="([^"]+)"/.exec(await (await fetch(url)).text())![1]!;
+  await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'approved', form_token: formToken }) });
   await t.sandbox.dispatcher.idle();
   receiver.close();
   expect(events).toEqual([{ type: 'session-change', sessionId: id, result: 'APPROVED' }]);

@@ -10,3 +10,9 @@ export class ApiError extends Error {
 
 /** create-user's answer to a password that is not a string: `{internalError}` instead of a code. */
 export class InternalArgumentError extends Error {}
+
+/** A company holds as many records or bytes as the sandbox keeps for it (limits.ts): nothing was stored. */
+export class StoreFull extends Error {
+  /** Thrown as this one instance: a company at its cap may send many requests, and a stack each costs. */
+  static readonly instance: StoreFull = new StoreFull('the company holds as many records as the sandbox keeps (limits.ts)');
+}

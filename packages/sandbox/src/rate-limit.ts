@@ -5,9 +5,13 @@ import type { Clock } from './clock.js';
 
 export type RateLimiter = { allow(ip: string): boolean; reset(): void };
 
-export function createRateLimiter({ perMinute, blockMs, clock }: { perMinute: number; blockMs: number; clock: Clock }): RateLimiter {
+export function createRateLimiter({ perMinute, blockMs, clock, maxTracked = 10_000 }: { perMinute: number; blockMs: number; clock: Clock; maxTracked?: number }): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const blockedUntil = new Map<string, number>();
+  const forgetEnded = (now: number) => {
+    for (const [ip, window] of windows) if (now - window.start >= 60_000) windows.delete(ip);
+    for (const [ip, until] of blockedUntil) if (now >= until) blockedUntil.delete(ip);
+  };
   return {
     allow(ip) {
       const now = clock.now();
@@ -18,7 +22,11 @@ export function createRateLimiter({ perMinute, blockMs, clock }: { perMinute: nu
         windows.delete(ip);
       }
       let window = windows.get(ip);
-      if (!window || now - window.start >= 60_000) windows.set(ip, (window = { start: now, count: 0 }));
+      if (!window || now - window.start >= 60_000) {
+        // Many addresses (a /64 of IPv6, say): forget the windows that ended, so the maps stay bounded.
+        if (!window && windows.size >= maxTracked) forgetEnded(now);
+        windows.set(ip, (window = { start: now, count: 0 }));
+      }
       window.count += 1;
       if (window.count <= perMinute) return true;
       blockedUntil.set(ip, now + blockMs);

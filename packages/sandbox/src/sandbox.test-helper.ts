@@ -11,6 +11,7 @@ import { createSandbox, type SandboxOptions } from './server.js';
 export const keyA = 'ck_test_company_a_0000';
 export const keyB = 'ck_test_company_b_0000';
 export const callbackKeyA = 'cb_test_company_a_0000';
+export const adminToken = 'adm_test_sandbox_0000';
 
 export async function startTestSandbox(options: Partial<SandboxOptions> & { config?: unknown } = {}) {
   const clock = manualClock();
@@ -22,7 +23,8 @@ export async function startTestSandbox(options: Partial<SandboxOptions> & { conf
       ],
     },
   );
-  const sandbox = createSandbox({ clock, companies, ...options });
+  // Seeded, so that tests that compare IDs or sample people get the same ones every run.
+  const sandbox = createSandbox({ clock, companies, seed: 1, adminToken, ...options });
   const url = await sandbox.listen(0, '127.0.0.1');
   const settings = { baseUrl: url, rateLimit: false as const, retry: false as const };
   return {

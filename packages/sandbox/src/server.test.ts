@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maxBodyBytes } from './body.js';
-import { keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { defaultLimits } from './limits.js';
+import { adminToken, keyA, startTestSandbox } from './sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
 afterEach(() => t?.close());
@@ -33,11 +33,13 @@ describe('the rate limit', () => {
     expect((await post(t.url, '/begin', listBody)).status).toBe(200);
   });
 
-  it('is lifted by POST /sandbox/reset, which is never rate limited', async () => {
+  it('is lifted by POST /sandbox/reset with the admin token, which is never rate limited; a company reset leaves it', async () => {
     t = await startTestSandbox({ rateLimit: 1 });
     await post(t.url, '/begin', listBody);
     expect((await post(t.url, '/begin', listBody)).status).toBe(529);
     await t.control.reset();
+    expect((await post(t.url, '/begin', listBody)).status).toBe(529);
+    await t.control.reset({ adminToken });
     expect((await post(t.url, '/begin', listBody)).status).toBe(200);
   });
 });
@@ -64,7 +66,7 @@ describe('bad input', () => {
 
   it('a body over the size limit is refused without reading it all', async () => {
     t = await startTestSandbox();
-    const answer = await post(t.url, '/begin', 'x'.repeat(maxBodyBytes + 1));
+    const answer = await post(t.url, '/begin', 'x'.repeat(defaultLimits.maxBodyBytes + 1));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toEqual({ argumentError: 'wrong-parameters' });
   });
@@ -88,7 +90,8 @@ describe('the applicant page', () => {
     const page = await (await fetch(url)).text();
     expect(page).toContain('Identity document');
     expect(page).toContain('Waiting for the applicant');
-    const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'rejected' }) });
+    const formToken = /name="form_token" value="([^"]+)"/.exec(page)![1]!;
+    const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'rejected', form_token: formToken }) });
     expect(await done.text()).toContain('Rejected');
     expect((await t.legacyA.getResult({ session_token: id })).result).toBe('rejected');
   });

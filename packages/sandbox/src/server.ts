@@ -1,6 +1,7 @@
 // The sandbox's HTTP server: one origin for the current interface, the legacy interface, the applicant
-// page and the control API. Each request is routed, read, checked against the operation's schema and
-// the company key, and answered by its handler or with the operation's documented error.
+// page and the control API. Each request goes through the same steps: read the target -> route -> rate
+// limit -> read the body (size, depth, lengths) -> check it against the operation's schema -> find the
+// company -> handler -> answer -> log one line.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BadInput, readBody } from './body.js';
@@ -9,18 +10,26 @@ import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
 import type { Context, Handlers, Reply } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, StoreFull } from './errors.js';
+import { createFormTokens } from './form-token.js';
 import { allHandlers } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
+import { defaultLimits, withinLimits, type Limits } from './limits.js';
 import { createRateLimiter } from './rate-limit.js';
+import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record } from './sessions.js';
 import { buildRoutes, type Route } from './spec.js';
 import { memoryState, type State } from './state.js';
-import { widgetPage } from './widget.js';
+import { parseTarget } from './target.js';
+import { widgetHeaders, widgetPage } from './widget.js';
 
 export type SandboxOptions = {
   companies?: Company[];
+  /**
+   * Makes IDs reproducible: the same seed and requests give the same IDs. For tests only: one seeded ID
+   * predicts the next. Without a seed, IDs are 128 random bits from `crypto` and never repeat.
+   */
   seed?: number;
   clock?: Clock;
   /** Requests a minute per IP before 529 (default 600, as the service). */
@@ -30,11 +39,17 @@ export type SandboxOptions = {
   handlers?: Handlers;
   /** Retry policy of callback deliveries (tests shorten the delays). */
   deliveryPolicy?: DeliveryPolicy;
+  /** The token that `POST /sandbox/reset` needs to forget everything; without one, only per-company resets. */
+  adminToken?: string;
+  /** Gets one line per request (method, path, operation, status, ms, company name; never a key). */
+  log?: (line: string) => void;
+  /** Overrides of the limits of limits.ts. */
+  limits?: Partial<Limits>;
 };
 
 /** Codes for a request whose key names no company, most specific first (Parts 5 and 7). */
 const keyCodes = ['invalid-company-key', 'company-missing', 'invalid-access', 'session-not-found', 'wrong-parameters', 'not-found'];
-/** Codes for a request that is malformed or breaks its schema. */
+/** Codes for a request that is malformed, breaks its schema or a limit. */
 const badInputCodes = ['wrong-parameters', 'session-not-found', 'not-found', 'access-denied'];
 
 /** create-user names the rule a bad field breaks (Part 7); other operations say wrong-parameters. */
@@ -48,10 +63,18 @@ function json(res: ServerResponse, status: number, body: unknown, close = false)
   res.end(text);
 }
 
+function text(res: ServerResponse, status: number, body: string, close = false) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), ...(close ? { connection: 'close' } : {}) });
+  res.end(body);
+}
+
 function firstField(problem: { instancePath: string; params: Record<string, unknown> }): string {
   const missing = problem.params.missingProperty;
   return typeof missing === 'string' ? missing : (problem.instancePath.split('/')[1] ?? '');
 }
+
+/** What a request's log line knows so far. */
+type Trace = { operation?: string; company?: string };
 
 /** A sandbox server with its state, not yet listening. */
 export type Sandbox = {
@@ -62,30 +85,36 @@ export type Sandbox = {
   /** The companies by company key. */
   companies: Map<string, Company>;
   dispatcher: Dispatcher;
-  /** Forgets every session, record and callback, as `POST /sandbox/reset`. */
+  limits: Limits;
+  /** Forgets everything, as `POST /sandbox/reset` with the admin token. */
   reset(): void;
+  /** Runs an operation in-process, as if its fields had come over HTTP: limits, schema, key, handler. */
+  invoke(operationId: string, fields: Record<string, unknown>, params?: Record<string, string>): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }>;
   /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 };
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const seed = options.seed ?? 1;
+  const { seed, adminToken } = options;
   const clock = options.clock ?? systemClock;
+  const limits: Limits = { ...defaultLimits, ...options.limits };
   const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
   const routes = buildRoutes();
   const handlers = options.handlers ?? allHandlers;
-  const state: State = memoryState();
-  const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock });
+  const state: State = memoryState(limits);
+  const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses });
   let ids: Ids = createIds(seed);
-  // Jitter of callback retries from its own seeded sequence, so that retries do not shift the IDs.
-  const dispatcher = createDispatcher({ clock, random: createIds(seed ^ 0x5eed).random, policy: options.deliveryPolicy ?? defaultDeliveryPolicy });
+  // Jitter and event IDs of callbacks from their own sequence, so that retries do not shift the IDs.
+  let eventIds: Ids = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
+  const dispatcher = createDispatcher({ clock, random: () => eventIds.random(), nextId: () => eventIds.next('evt'), policy: options.deliveryPolicy ?? defaultDeliveryPolicy, limits });
+  const formTokens = createFormTokens(seed);
+  const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
+  const log = options.log;
+  const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
   let origin = 'http://127.0.0.1';
 
-  const fail = (res: ServerResponse, route: Route, code: string, extra: Record<string, unknown> = {}, close = false) =>
-    json(res, 400, { [route.errorKey]: code, ...extra }, close);
-
-  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>): Context => ({
+  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids): Context => ({
     route,
     company,
     body,
@@ -93,7 +122,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     params,
     state,
     clock,
-    ids,
+    ids: scoped,
+    limits,
     origin,
     emit: (event) => dispatcher.enqueue(company, event),
     callbackAttempts: () => dispatcher.attempts(company.companyKey),
@@ -102,25 +132,29 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   function reset() {
     state.clear();
     ids = createIds(seed);
+    eventIds = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
     limiter.reset();
     dispatcher.clear();
   }
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: URL) {
-    let fields: Record<string, any>;
-    let files: Context['files'] = {};
-    try {
-      ({ fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body));
-    } catch (error) {
-      if (error instanceof BadInput) return fail(res, route, documented({ route }, ...badInputCodes), {}, error.unread);
-      throw error;
-    }
-    if (route.operationId === 'sandboxReset') {
-      reset();
-      return json(res, 200, { result: true });
-    }
+  function resetCompany(company: Company) {
+    state.clear(company.companyKey);
+    dispatcher.clear(company.companyKey);
+  }
+
+  /** An answer before it is written: JSON, or a file's bytes. */
+  type Outcome = { status: number; json: unknown; close?: boolean } | { status: 200; bytes: Uint8Array; contentType: string };
+  // Part 7: a group operation's wrong-parameters body carries errorSourceGroup; where no field is to blame
+  // (an unreadable body) it names the body (our choice).
+  const sourceGroup = (route: Route, code: string) => (code === 'wrong-parameters' && /group/i.test(route.operationId) ? { errorSourceGroup: 'body' } : {});
+  const refusal = (route: Route, code: string, extra: Record<string, unknown> = {}, close = false): Outcome => ({ status: 400, json: { [route.errorKey]: code, ...sourceGroup(route, code), ...extra }, close });
+  const badInput = (route: Route, close = false) => refusal(route, documented({ route }, ...badInputCodes), {}, close);
+
+  /** Checks a read request against the limits, its schema and the company key, and runs its handler. */
+  async function answer(route: Route, fields: Record<string, any>, files: Context['files'], params: Record<string, string>, trace: Trace): Promise<Outcome> {
+    if (!withinLimits(fields, limits, route.bigFields)) return badInput(route);
     if (route.operationId === 'createUser' && 'password' in fields && typeof fields.password !== 'string') {
-      return json(res, 400, { internalError: `Illegal arguments: password must be a string, got ${fields.password === null ? 'null' : typeof fields.password}` });
+      return { status: 400, json: { internalError: `Illegal arguments: password must be a string, got ${fields.password === null ? 'null' : typeof fields.password}` } };
     }
     const body = { ...fields };
     for (const field of route.jsonTextFields) {
@@ -128,74 +162,158 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       try {
         body[field.name] = JSON.parse(fields[field.name]);
       } catch {
-        return fail(res, route, documented({ route }, ...badInputCodes));
+        return badInput(route);
       }
-      if (!field.validate(body[field.name])) return fail(res, route, documented({ route }, ...badInputCodes));
+      if (!withinLimits(body[field.name], limits, undefined, 1) || !field.validate(body[field.name])) return badInput(route);
     }
     const checked = { ...fields, ...Object.fromEntries(Object.keys(files).map((name) => [name, '(file)'])) };
     if (!route.validate(checked)) {
       const problem = route.validate.errors![0]!;
       const field = firstField(problem);
       const code = fieldCodes[route.operationId]?.[field] ?? documented({ route }, ...badInputCodes);
-      return fail(res, route, code, route.codes.includes('wrong-parameters') && /group/i.test(route.operationId) ? { errorSourceGroup: field } : {});
+      return refusal(route, code, route.codes.includes('wrong-parameters') && /group/i.test(route.operationId) ? { errorSourceGroup: field } : {});
     }
+    if (route.operationId === 'sandboxReset' && fields.adminToken !== undefined) {
+      if (adminToken === undefined || fields.adminToken !== adminToken) return refusal(route, 'invalid-admin-token');
+      trace.company = '(admin)';
+      reset();
+      return { status: 200, json: { result: true } };
+    }
+    if (route.operationId === 'sandboxReset' && fields.companyKey === undefined) return refusal(route, 'wrong-parameters');
     const company = companies.get(fields.companyKey ?? fields.company_key);
-    if (!company) return fail(res, route, documented({ route }, ...keyCodes));
+    if (!company) return refusal(route, documented({ route }, ...keyCodes));
+    trace.company = company.name;
+    if (route.operationId === 'sandboxReset') {
+      resetCompany(company);
+      return { status: 200, json: { result: true } };
+    }
     const handler = handlers[route.operationId];
-    if (!handler) return json(res, 501, { error: `The sandbox does not implement ${route.operationId} yet` });
-    const params = route.match.exec(url.pathname)?.groups ?? {};
+    if (!handler) return { status: 501, json: { error: `The sandbox does not implement ${route.operationId} yet` } };
+    // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
+    const scope = ids.scope();
     let reply: Reply;
     try {
-      reply = await handler(contextFor(route, company, body, files, params));
+      reply = await handler(contextFor(route, company, body, files, params, scope.ids));
     } catch (error) {
-      if (error instanceof ApiError) return fail(res, route, error.code, error.extra);
+      if (error instanceof ApiError) {
+        scope.undo();
+        return refusal(route, error.code, error.extra);
+      }
+      if (error instanceof StoreFull) {
+        scope.undo();
+        return badInput(route);
+      }
       throw error;
     }
-    if ('json' in reply) return json(res, 200, reply.json);
-    res.writeHead(200, { 'content-type': reply.contentType, 'content-length': reply.bytes.length });
-    res.end(reply.bytes);
+    return 'json' in reply ? { status: 200, json: reply.json } : { status: 200, bytes: reply.bytes, contentType: reply.contentType };
   }
 
-  async function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL) {
+  async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, trace: Trace) {
+    let outcome: Outcome;
+    try {
+      const maxBytes = route.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
+      const { fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body, maxBytes);
+      outcome = await answer(route, fields, files, route.match.exec(url.pathname)?.groups ?? {}, trace);
+    } catch (error) {
+      if (!(error instanceof BadInput)) throw error;
+      outcome = badInput(route, error.unread);
+    }
+    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close);
+    res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
+    res.end(outcome.bytes);
+  }
+
+  /** Runs an operation in-process, as if its JSON or form fields had come over HTTP (tests drive load with it). */
+  async function invoke(operationId: string, fields: Record<string, unknown>, params: Record<string, string> = {}): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }> {
+    const route = routes.find((r) => r.operationId === operationId);
+    if (!route) throw new TypeError(`No operation ${operationId}`);
+    const outcome = await answer(route, fields, {}, params, {});
+    return 'json' in outcome ? { status: outcome.status, json: outcome.json } : { status: 200, bytes: outcome.bytes };
+  }
+
+  /**
+   * The applicant page. Codes (our choice; the page is in no spec): 200 the page, 404 no such session,
+   * 400 a finishing POST without the page's form token or with an unknown result, 405 another method,
+   * 529 over the rate limit (as the API).
+   */
+  async function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL, trace: Trace) {
+    trace.operation = 'applicantPage';
+    const page = (status: number, html: string) => {
+      res.writeHead(status, { ...widgetHeaders, 'content-length': Buffer.byteLength(html) });
+      res.end(html);
+    };
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      req.resume();
+      res.writeHead(405, { allow: 'GET, POST', 'content-type': 'text/plain' });
+      return res.end('Method not allowed');
+    }
     const token = url.searchParams.get('session_token') ?? '';
-    const owner = state.sessions.ownerOf(token);
+    const owner = token.length > 200 ? undefined : state.sessions.ownerOf(token);
     const company = owner === undefined ? undefined : companies.get(owner);
     const session = company ? state.sessions.get(company.companyKey, token) : undefined;
+    if (company) trace.company = company.name;
+    if (!session || !company) {
+      req.resume();
+      return page(404, widgetPage(undefined, token, false));
+    }
+    const context = contextFor(completeRoute, company, {}, {}, {});
     let message: string | undefined;
-    if (req.method === 'POST' && session && company) {
-      const route = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
-      const { fields } = await readBody(req, 'multipart').catch(() => ({ fields: {} as Record<string, unknown> }));
-      const result = fields.result;
-      if (result === 'approved' || result === 'rejected' || result === 'manual-check') {
-        try {
-          completeSession(contextFor(route, company, {}, {}, {}), session, result);
-          message = 'Thank you: the session is finished.';
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          message = 'This session can no longer be finished.';
-        }
+    if (req.method === 'POST') {
+      let fields: Record<string, unknown>;
+      try {
+        ({ fields } = await readBody(req, 'multipart', limits.maxBodyBytes));
+      } catch (error) {
+        if (!(error instanceof BadInput)) throw error;
+        return page(400, widgetPage(session, token, isExpired(context, session), 'The form could not be read: reload the page.', formTokens.tokenFor(session.id)));
       }
-    } else if (session) record({ ids, clock }, session, 'PAGE_LOADED');
-    const html = widgetPage(session, token, session ? isExpired({ clock }, session) : false, message);
-    res.writeHead(session ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
-    res.end(html);
+      const result = fields.result;
+      if (!formTokens.check(session.id, fields.form_token) || (result !== 'approved' && result !== 'rejected' && result !== 'manual-check')) {
+        return page(400, widgetPage(session, token, isExpired(context, session), 'This form is out of date: reload the page.', formTokens.tokenFor(session.id)));
+      }
+      try {
+        completeSession(context, session, result);
+        message = 'Thank you: the session is finished.';
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        message = 'This session can no longer be finished.';
+      }
+    } else record(context, session, 'PAGE_LOADED');
+    page(200, widgetPage(session, token, isExpired(context, session), message, formTokens.tokenFor(session.id)));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, trace: Trace, url: URL | undefined) {
+    if (!url) {
+      req.resume();
+      return text(res, 400, 'Bad request target', true);
+    }
+    const widget = url.pathname === '/widget/' || url.pathname === '/widget';
+    const route = widget ? undefined : routes.find((r) => r.method === req.method && r.match.test(url.pathname));
+    if (!widget && !route) {
+      req.resume();
+      return text(res, 404, 'Not found');
+    }
+    if (route) trace.operation = route.operationId;
+    // The control API is the tester's own tool, and a blocked tester must still be able to reset: not limited.
+    if (route?.api !== 'sandbox' && !limiter.allow(req.socket.remoteAddress ?? '')) {
+      req.resume();
+      return text(res, 529, 'Too many requests');
+    }
+    if (widget) return handleWidget(req, res, url, trace);
+    return handleApi(req, res, route!, url, trace);
   }
 
   const server = createServer(async (req, res) => {
+    const started = log ? performance.now() : 0;
+    const trace: Trace = {};
+    const url = parseTarget(req.url);
+    if (log) {
+      res.once('finish', () => {
+        const line: RequestLine = { method: req.method ?? '-', path: url?.pathname ?? '-', operation: trace.operation, status: res.statusCode, ms: performance.now() - started, company: trace.company };
+        log(formatLine(line, secrets));
+      });
+    }
     try {
-      const url = new URL(req.url ?? '/', origin);
-      if (url.pathname === '/widget/' || url.pathname === '/widget') return await handleWidget(req, res, url);
-      const route = routes.find((r) => r.method === req.method && r.match.test(url.pathname));
-      if (!route) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        return res.end('Not found');
-      }
-      if (route.api !== 'sandbox' && !limiter.allow(req.socket.remoteAddress ?? '')) {
-        req.resume();
-        res.writeHead(529, { 'content-type': 'text/plain' });
-        return res.end('Too many requests');
-      }
-      await handleApi(req, res, route, url);
+      await handle(req, res, trace, url);
     } catch (error) {
       // A bug of the sandbox, not of the request: say so plainly, never hang.
       console.error(error);
@@ -213,7 +331,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     state,
     companies,
     dispatcher,
+    limits,
     reset,
+    invoke,
     async listen(port = 4020, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -225,6 +345,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        dispatcher.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -22,9 +22,11 @@ export function sessionOf(context: Context, id: unknown): Session {
   refuse(context, 'session-not-found', 'invalid-access', 'not-found', 'wrong-parameters');
 }
 
-export function record(context: Pick<Context, 'ids' | 'clock'>, session: Session, type: string, data: Record<string, unknown> = {}): Activity {
+export function record(context: Pick<Context, 'ids' | 'clock' | 'limits'>, session: Session, type: string, data: Record<string, unknown> = {}): Activity {
   const activity = { id: context.ids.next('act'), type, time: new Date(context.clock.now()).toISOString(), data };
   session.activities.push(activity);
+  // Each opening of the applicant page adds one: keep the first (the creation) and the latest.
+  if (session.activities.length > context.limits.maxActivitiesPerSession) session.activities.splice(1, 1);
   return activity;
 }
 
@@ -35,12 +37,28 @@ function lifetimeMinutes(context: Context, general: Record<string, unknown>): nu
   return minutes;
 }
 
-/** Configuration steps with request steps replacing those of the same key; new keys are appended. */
+const frozen = new WeakSet<object>();
+/**
+ * Freezes a value and everything in it, once: configuration steps are shared by every session made from
+ * them (a copy each was most of a session's memory), so nothing may change them.
+ */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || frozen.has(value)) return value;
+  frozen.add(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
+
+/**
+ * Configuration steps with request steps replacing those of the same key; new keys are appended. The
+ * configuration's steps are shared, frozen; the request's are the request's own (parsed for it alone).
+ */
 export function mergeSteps(base: Step[], overrides: Step[] = []): Step[] {
+  if (!overrides.length) return deepFreeze(base);
   const byKey = new Map(overrides.map((step) => [step.key, step]));
-  const merged = base.map((step) => byKey.get(step.key) ?? step);
+  const merged = deepFreeze(base).map((step) => byKey.get(step.key) ?? step);
   const known = new Set(base.map((step) => step.key));
-  return [...merged, ...overrides.filter((step) => !known.has(step.key))].map((step) => structuredClone(step));
+  return [...merged, ...overrides.filter((step) => !known.has(step.key))];
 }
 
 export type SessionInput = {
@@ -64,7 +82,7 @@ export function createSession(context: Context, input: SessionInput): Session {
   const config = configOf(context, input.configId);
   if (input.parentId !== undefined) sessionOf(context, input.parentId);
   if (input.groupId !== undefined && !context.state.groups.get(context.company.companyKey, input.groupId)) refuse(context, 'wrong-parameters', 'invalid-access');
-  const general = { ...structuredClone(config?.general ?? {}), ...structuredClone(input.general ?? {}) };
+  const general = { ...deepFreeze(config?.general ?? {}), ...input.general };
   const steps = mergeSteps(config?.steps ?? defaultSteps, input.steps);
   const now = context.clock.now();
   const session: Session = {
@@ -75,9 +93,10 @@ export function createSession(context: Context, input: SessionInput): Session {
     parentId: input.parentId,
     steps,
     general,
-    flags: structuredClone(input.flags ?? {}),
+    flags: input.flags ?? {},
     clientUserId: input.clientUserId,
     groupId: input.groupId,
+    storedBytes: 512 + (input.steps || input.general || input.flags || input.name ? JSON.stringify([input.steps, input.general, input.flags, input.name]).length : 0),
     createdAt: now,
     expiresAt: now + lifetimeMinutes(context, general) * 60_000,
     status: 'created',
@@ -121,8 +140,7 @@ export function moveTo(context: Context, session: Session, status: Exclude<Sessi
 
 /** The session and every session below it (children, their children). */
 export function sessionTree(context: Context, root: Session): Session[] {
-  const all = context.state.sessions.list(context.company.companyKey);
   const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((s) => s.parentId === tree[i]!.id));
+  for (let i = 0; i < tree.length; i++) tree.push(...context.state.sessions.find(context.company.companyKey, 'parent', tree[i]!.id));
   return tree;
 }

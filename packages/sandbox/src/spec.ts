@@ -28,6 +28,13 @@ export type Route = {
   jsonTextFields: { name: string; validate: ValidateFunction }[];
   /** Form fields that carry files (`format: binary`). */
   fileFields: string[];
+  /**
+   * Top-level fields whose strings may be longer than the text limit: files as data URIs or base64, and
+   * form fields of JSON text (whose decoded content is checked against the limits instead).
+   */
+  bigFields: ReadonlySet<string>;
+  /** Whether the operation takes files, so gets the larger body limit. */
+  uploads: boolean;
   validate: ValidateFunction;
 };
 
@@ -81,7 +88,7 @@ export function buildRoutes(): Route[] {
             properties: Object.fromEntries(parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, resolve(document, p.schema)])),
             required: parameters.filter((p: any) => p.in === 'query' && p.required).map((p: any) => p.name),
           };
-          routes.push({ ...base, body: 'query', jsonTextFields: [], fileFields: [], validate: ajv.compile(schema) });
+          routes.push({ ...base, body: 'query', jsonTextFields: [], fileFields: [], bigFields: new Set(), uploads: false, validate: ajv.compile(schema) });
           continue;
         }
         const [mediaType, media] = Object.entries<any>(operation.requestBody.content)[0]!;
@@ -89,7 +96,12 @@ export function buildRoutes(): Route[] {
         const pointer = media.schema.$ref ? `${id}${media.schema.$ref}` : `${id}#/paths/${escape(path)}/post/requestBody/content/${escape(mediaType)}/schema`;
         const schema = resolve(document, media.schema);
         const properties = Object.entries<any>(schema?.properties ?? {}).map(([name, p]) => [name, resolve(document, p)] as const);
+        const isFile = (p: any) => p?.format === 'binary' || p?.contentEncoding !== undefined || (typeof p?.pattern === 'string' && p.pattern.startsWith('^data:'));
+        const files = properties.filter(([, p]) => isFile(p)).map(([name]) => name);
+        const jsonText = properties.filter(([, p]) => p?.contentMediaType === 'application/json').map(([name]) => name);
         routes.push({
+          bigFields: new Set([...files, ...jsonText]),
+          uploads: files.length > 0,
           ...base,
           body: mediaType === 'multipart/form-data' ? 'multipart' : 'json',
           validate: ajv.compile({ $ref: pointer }),

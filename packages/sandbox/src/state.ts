@@ -1,6 +1,7 @@
 // Everything the sandbox stores, behind the Store interface (store.ts), and the records' shapes.
 import type { Step } from './companies.js';
-import { memoryCollection, type Collection } from './store.js';
+import { defaultLimits, type Limits } from './limits.js';
+import { createBudget, memoryCollection, type Collection } from './store.js';
 
 export type SessionStatus = 'created' | 'approved' | 'rejected' | 'manual-check' | 'additional-information-requested';
 
@@ -27,12 +28,14 @@ export type Session = {
   rejection?: { value: string; description: string };
   activities: Activity[];
   videoCall?: VideoCall;
+  /** What the request that made it added to memory, estimated (the per-company byte budget counts it). */
+  storedBytes: number;
 };
 
 export type BlacklistRecord = { id: string; reason: string; notes?: string; firstName?: string; lastName?: string; personalNumber?: string; documentNumber?: string; birthday?: string };
 export type User = { id: string; username: string; email: string; firstName?: string; lastName?: string; roles: string[]; emailVerified: boolean };
 export type Group = { id: string; name: string; description?: string; memberUserIds: string[] };
-export type MonitoringQuery = { id: string; fullName: string; birthdayTimeFrom?: string; createdAt: number; lastUpdatedDate?: string };
+export type MonitoringQuery = { id: string; fullName: string; birthdayTimeFrom?: string; createdAt: number; lastUpdatedDate?: string; key?: string };
 
 export type State = {
   sessions: Collection<Session>;
@@ -41,19 +44,42 @@ export type State = {
   groups: Collection<Group>;
   monitoring: Collection<MonitoringQuery>;
   files: Collection<Attachment>;
-  clear(): void;
+  /** Forgets one company's records, or everyone's. */
+  clear(company?: string): void;
 };
 
-export function memoryState(): State {
+const lower = (text: string | undefined) => (text === undefined ? undefined : text.trim().toLowerCase());
+/** A JSON record's size estimate: its JSON length (once, when stored). */
+const jsonSize = (record: unknown) => JSON.stringify(record)?.length ?? 0;
+
+/** The blacklist check's keys (blacklist-match.ts): document number, personal number, first and last name. */
+export function blacklistMatchKeys(fields: { documentNumber?: string; personalNumber?: string; firstName?: string; lastName?: string }): string[] {
+  const keys: string[] = [];
+  if (fields.documentNumber !== undefined) keys.push(`doc:${lower(fields.documentNumber)}`);
+  if (fields.personalNumber !== undefined) keys.push(`pn:${lower(fields.personalNumber)}`);
+  if (fields.firstName !== undefined && fields.lastName !== undefined) keys.push(`name:${lower(fields.firstName)}\u0000${lower(fields.lastName)}`);
+  return keys;
+}
+
+export function memoryState(limits: Limits = defaultLimits): State {
+  const budget = createBudget(limits.maxBytesPerCompany);
+  const maxPerCompany = limits.maxRecordsPerCompany;
   const state = {
-    sessions: memoryCollection<Session>(),
-    blacklist: memoryCollection<BlacklistRecord>(),
-    users: memoryCollection<User>(),
-    groups: memoryCollection<Group>(),
-    monitoring: memoryCollection<MonitoringQuery>(),
-    files: memoryCollection<Attachment>(),
-    clear() {
-      for (const collection of [state.sessions, state.blacklist, state.users, state.groups, state.monitoring, state.files]) collection.clear();
+    sessions: memoryCollection<Session>({
+      maxPerCompany,
+      budget,
+      // What a request can make large: its steps, settings and flags (activities are capped apart).
+      sizeOf: (s) => s.storedBytes,
+      indexes: { parent: (s) => (s.parentId === undefined ? [] : [s.parentId]) },
+    }),
+    blacklist: memoryCollection<BlacklistRecord>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { match: blacklistMatchKeys } }),
+    users: memoryCollection<User>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { email: (u) => [u.email.toLowerCase()] } }),
+    groups: memoryCollection<Group>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { member: (g) => g.memberUserIds } }),
+    monitoring: memoryCollection<MonitoringQuery>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { key: (m) => (m.key === undefined ? [] : [m.key]) } }),
+    files: memoryCollection<Attachment>({ maxPerCompany, budget, sizeOf: (f) => 256 + f.bytes.length, indexes: { session: (f) => [f.sessionId] } }),
+    clear(company?: string) {
+      for (const collection of [state.sessions, state.blacklist, state.users, state.groups, state.monitoring, state.files]) collection.clear(company);
+      budget.clear(company);
     },
   };
   return state;

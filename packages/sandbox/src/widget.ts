@@ -17,9 +17,19 @@ function stepTitle(step: Session['steps'][number]): string {
   return title?.en ?? Object.values(title ?? {})[0] ?? step.key;
 }
 
-export function widgetPage(session: Session | undefined, token: string, expired: boolean, message?: string): string {
+/** Headers of every applicant page: never framed (clickjacking), no referrer (the URL holds the token). */
+export const widgetHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export function widgetPage(session: Session | undefined, token: string, expired: boolean, message?: string, formToken = ''): string {
   const body = !session
-    ? `<p role="alert">No session has this link. It may have been deleted.</p>`
+    ? `<p role="alert">${escapeHtml(message ?? 'No session has this link. It may have been deleted.')}</p>`
     : `<p>Session <code>${escapeHtml(session.id)}</code>: <strong data-testid="status">${escapeHtml(statusText[session.status])}</strong></p>
       ${message ? `<p role="status">${escapeHtml(message)}</p>` : ''}
       <h2>Steps</h2>
@@ -29,6 +39,7 @@ export function widgetPage(session: Session | undefined, token: string, expired:
           ? `<p role="alert">This session has expired.</p>`
           : `<h2>Finish as a tester</h2>
       <form method="post" action="/widget/?session_token=${encodeURIComponent(token)}">
+        <input type="hidden" name="form_token" value="${escapeHtml(formToken)}">
         <button name="result" value="approved">Approve</button>
         <button name="result" value="rejected">Reject</button>
         <button name="result" value="manual-check">Send to manual check</button>

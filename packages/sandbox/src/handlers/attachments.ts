@@ -23,7 +23,7 @@ function checkQuestion(context: Context, session: Session) {
 /** The session's files of the request's step and question, in upload order. */
 function questionFiles(context: Context, session: Session): Attachment[] {
   const { stepKey, questionKey } = context.body;
-  return context.state.files.list(context.company.companyKey).filter((f) => f.sessionId === session.id && f.stepKey === stepKey && f.questionKey === questionKey);
+  return context.state.files.find(context.company.companyKey, 'session', session.id).filter((f) => f.stepKey === stepKey && f.questionKey === questionKey);
 }
 
 /**

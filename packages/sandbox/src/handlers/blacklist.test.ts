@@ -1,6 +1,6 @@
 import { createClient } from '@idv-toolkit/client';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, keyA, keyB, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
+import { adminToken, codeOf, keyA, keyB, startTestSandbox, conforms, useTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 const shared = useTestSandbox();
@@ -19,7 +19,7 @@ describe('addBlacklistRecord', () => {
   it('stores a valid record and returns its ID; the list shows it with trimmed fields', async () => {
     const added = await t.a.addBlacklistRecord({ query: { reason: ' Forged document ', firstName: ' Jane ', lastName: 'Roe', birthday: '1990-04-01T02:00:00+02:00', notes: 'twice' } });
     conforms('AddBlacklistRecordResponse', added);
-    expect(added.result).toMatch(/^blk_[0-9a-f]{16}$/);
+    expect(added.result).toMatch(/^blk_[0-9a-f]{32}$/);
     const list = await t.a.listBlacklistRecords();
     conforms('ListBlacklistRecordsResponse', list);
     expect(list.result).toEqual({
@@ -136,7 +136,7 @@ describe('reset', () => {
   it('forgets every record: the same records can be added again, and IDs start again from the seed', async () => {
     const first = await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D1' } });
     await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D2' } });
-    await t.control.reset();
+    await t.control.reset({ adminToken });
     expect((await t.a.listBlacklistRecords()).result.total).toBe(0);
     // The first new record gets the first ID again, for another identity: D2 is still no duplicate.
     expect(await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D2' } })).toEqual(first);

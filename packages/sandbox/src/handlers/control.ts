@@ -3,7 +3,7 @@ import { refuse } from '../codes.js';
 import type { Context, Handlers } from '../context.js';
 import { personOf } from '../results.js';
 import { applicantUrl, isExpired, moveTo, record, sessionOf } from '../sessions.js';
-import type { Session } from '../state.js';
+import { blacklistMatchKeys, type Session } from '../state.js';
 
 /**
  * Finishes a session as the applicant and the service would. A KYC person on the company's blacklist is
@@ -16,7 +16,9 @@ export function completeSession(context: Context, session: Session, result: 'app
   let outcome = result;
   session.rejection = undefined;
   if (session.kind === 'kyc') {
-    const match = matchingRecord(personOf(session), context.state.blacklist.list(context.company.companyKey));
+    const person = personOf(session);
+    const candidates = new Set(blacklistMatchKeys(person).flatMap((key) => context.state.blacklist.find(context.company.companyKey, 'match', key)));
+    const match = matchingRecord(person, [...candidates]);
     if (match) {
       outcome = 'rejected';
       session.rejection = { value: 'BLACKLISTED', description: `The person matches blacklist record ${match.id}: ${match.reason}` };

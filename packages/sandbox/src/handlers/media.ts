@@ -71,7 +71,7 @@ function screeningSection(session: Session): PdfSection {
 }
 
 function proofOfAddressSection(context: Context, session: Session): PdfSection {
-  const files = context.state.files.list(context.company.companyKey).filter((f) => f.sessionId === session.id);
+  const files = context.state.files.find(context.company.companyKey, 'session', session.id);
   return {
     title: 'Proof of address',
     lines: [
@@ -128,7 +128,7 @@ export const mediaHandlers: Handlers = {
       ...(body.exportProofOfAddress === true ? [proofOfAddressSection(context, session)] : []),
     ];
     // Stamped with the time of the session's last change, so that exporting twice gives the same bytes.
-    const pdf = await makePdf(`Session ${session.id}`, sections, filesTime(session));
+    const pdf = await makePdf(`Session ${session.id}`, sections, filesTime(session), context.limits);
     return { json: { result: toDataUri('application/pdf', pdf) } };
   },
 

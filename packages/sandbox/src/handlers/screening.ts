@@ -94,9 +94,7 @@ export const screeningHandlers: Handlers = {
     const day = dayOf(context, query.birthdayTimeFrom);
     const key = monitoringKey(tokens, day);
     paid(context);
-    // A record stored some other way (without the key the sandbox keeps) gets its key from its fields.
-    const keyOf = (record: Monitored) => record.key ?? monitoringKey(nameTokens(record.fullName), record.birthdayTimeFrom?.slice(0, 10));
-    if ((context.state.monitoring.list(company) as Monitored[]).some((record) => keyOf(record) === key)) refuse(context, 'already-exists');
+    if (context.state.monitoring.find(company, 'key', key).length) refuse(context, 'already-exists');
     const matchIds = searchWatchlist(query.fullName, monitoringThreshold, day).map((hit) => hit.entry.personId);
     const now = context.clock.now();
     const record: Monitored = {

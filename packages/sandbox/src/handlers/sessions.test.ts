@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, startTestSandbox } from '../sandbox.test-helper.js';
+import { adminToken, codeOf, startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -10,7 +10,7 @@ afterEach(() => t.close());
 describe('begin', () => {
   it('creates a session with an applicant URL of the form {widget_url}/?session_token=<id>', async () => {
     const { id, url, additionalSessionId } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
-    expect(id).toMatch(/^sess_[0-9a-f]{16}$/);
+    expect(id).toMatch(/^sess_[0-9a-f]{32}$/);
     expect(url).toBe(`${t.url}/widget/?session_token=${id}`);
     expect(additionalSessionId).toBeUndefined();
   });
@@ -63,7 +63,7 @@ describe('begin', () => {
 
   it('gives the same IDs for the same seed and requests', async () => {
     const first = await t.a.begin({});
-    await t.control.reset();
+    await t.control.reset({ adminToken });
     const again = await t.a.begin({});
     expect(again.id).toBe(first.id);
   });

@@ -62,7 +62,7 @@ export const sessionHandlers: Handlers = {
 function deleteTree(context: Parameters<Handlers[string]>[0], id: unknown) {
   const company = context.company.companyKey;
   for (const session of sessionTree(context, sessionOf(context, id))) {
-    for (const file of context.state.files.list(company)) if (file.sessionId === session.id) context.state.files.delete(company, file.id);
+    for (const file of context.state.files.find(company, 'session', session.id)) context.state.files.delete(company, file.id);
     context.state.sessions.delete(company, session.id);
   }
 }

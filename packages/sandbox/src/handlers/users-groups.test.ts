@@ -25,7 +25,7 @@ describe('createUser', () => {
   it('creates a call_center_operator by default, listed with the e-mail address as username', async () => {
     const created = await t.a.createUser({ email: 'jane.roe@example.com', password });
     conforms('CreateUserResponse', created);
-    expect(created.result).toMatch(/^usr_[0-9a-f]{16}$/);
+    expect(created.result).toMatch(/^usr_[0-9a-f]{32}$/);
     const list = await t.a.listUsers();
     conforms('ListUsersResponse', list);
     expect(list).toEqual({ result: [{ id: created.result, username: 'jane.roe@example.com', roles: ['call_center_operator'] }] });
@@ -116,7 +116,7 @@ describe('groups', () => {
     const { result: jane } = await t.a.createUser({ email: 'jane@example.com', password });
     const made = await t.a.makeGroup({ name: 'Compliance team', description: 'Reviews', memberIds: [jane, jane] } as never);
     conforms('MakeGroupResponse', made);
-    expect(made.result.id).toMatch(/^grp_[0-9a-f]{16}$/);
+    expect(made.result.id).toMatch(/^grp_[0-9a-f]{32}$/);
     const list = await t.a.listGroups();
     conforms('ListGroupsResponse', list);
     expect(list.result).toEqual([{ id: made.result.id, name: 'Compliance team', description: 'Reviews', memberUserIds: [jane] }]);

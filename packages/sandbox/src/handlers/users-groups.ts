@@ -55,7 +55,7 @@ export const usersGroupsHandlers: Handlers = {
     const { body } = context;
     const company = context.company.companyKey;
     const email: string = body.email;
-    if (context.state.users.list(company).some((user) => user.email.toLowerCase() === email.toLowerCase())) throw new ApiError('user-already-exists');
+    if (context.state.users.find(company, 'email', email.toLowerCase()).length) throw new ApiError('user-already-exists');
     const rights: string[] = body.rights?.length ? [...new Set<string>(body.rights)] : defaultRights;
     const user: User = {
       id: context.ids.next('usr'),
@@ -77,7 +77,10 @@ export const usersGroupsHandlers: Handlers = {
   deleteUser(context: Context) {
     const company = context.company.companyKey;
     if (!context.state.users.delete(company, context.body.userId)) throw new ApiError('user-not-found');
-    for (const group of context.state.groups.list(company)) group.memberUserIds = group.memberUserIds.filter((id) => id !== context.body.userId);
+    for (const group of context.state.groups.find(company, 'member', context.body.userId)) {
+      group.memberUserIds = group.memberUserIds.filter((id) => id !== context.body.userId);
+      context.state.groups.put(company, group.id, group); // the member index reads the new list
+    }
     return { json: {} };
   },
 
@@ -102,6 +105,7 @@ export const usersGroupsHandlers: Handlers = {
     const description = body.description !== undefined ? descriptionFrom(body.description) : group.description;
     const members = body.memberIds !== undefined ? membersFrom(context, body.memberIds) : group.memberUserIds;
     Object.assign(group, { name, description, memberUserIds: members });
+    context.state.groups.put(context.company.companyKey, group.id, group); // the member index reads the new list
     return { json: {} };
   },
 

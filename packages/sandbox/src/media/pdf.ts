@@ -2,6 +2,7 @@
 // standard Helvetica font. Metadata dates come from the sandbox clock, so the same input gives the same
 // bytes.
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { defaultLimits, type Limits } from '../limits.js';
 
 export type PdfSection = { title: string; lines: string[] };
 
@@ -30,9 +31,14 @@ function wrap(font: PDFFont, text: string, width: number): string[] {
   return [...lines, line];
 }
 
-export async function makePdf(title: string, sections: PdfSection[], at: number): Promise<Uint8Array> {
+/**
+ * The work is bounded (limits.ts): each value is cut to `maxPdfValueLength` characters and each section
+ * to `maxPdfLinesPerSection` lines, so the largest session a request can make exports in a few pages.
+ */
+export async function makePdf(title: string, sections: PdfSection[], at: number, limits: Pick<Limits, 'maxPdfLinesPerSection' | 'maxPdfValueLength'> = defaultLimits): Promise<Uint8Array> {
+  const cut = (text: string) => (text.length > limits.maxPdfValueLength ? `${text.slice(0, limits.maxPdfValueLength)} [cut]` : text);
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(printable(title));
+  doc.setTitle(printable(cut(title)));
   doc.setCreator('IDV sandbox');
   doc.setProducer('IDV sandbox (pdf-lib)');
   doc.setCreationDate(new Date(at));
@@ -42,9 +48,15 @@ export async function makePdf(title: string, sections: PdfSection[], at: number)
   for (const section of sections) {
     let page: PDFPage = doc.addPage(pageSize);
     let y = pageSize[1] - margin;
-    page.drawText(printable(section.title), { x: margin, y, size: 18, font: bold });
+    page.drawText(printable(cut(section.title)), { x: margin, y, size: 18, font: bold });
     y -= 2 * lineHeight;
-    for (const text of section.lines.flatMap((l) => wrap(font, l, pageSize[0] - 2 * margin))) {
+    const lines: string[] = [];
+    for (const line of section.lines) {
+      if (lines.length >= limits.maxPdfLinesPerSection) break;
+      lines.push(...wrap(font, cut(line), pageSize[0] - 2 * margin));
+    }
+    if (lines.length > limits.maxPdfLinesPerSection) lines.splice(limits.maxPdfLinesPerSection, Infinity, `[cut: the sandbox prints at most ${limits.maxPdfLinesPerSection} lines a section]`);
+    for (const text of lines) {
       if (y < margin) {
         page = doc.addPage(pageSize);
         y = pageSize[1] - margin;

@@ -38,9 +38,9 @@ export const operationTable = {
   },
   "sandboxListCallbacks": {
     "path": "/sandbox/callbacks",
-    "method": "GET",
+    "method": "POST",
     "idempotent": true,
-    "request": "query",
+    "request": "json",
     "response": "json",
     "errorKeys": [
       "argumentError"

@@ -52,8 +52,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Clear all state, rate-limit blocks included
-         * @description Forgets every session, record, user, group, file and callback, lifts every rate-limit block, and starts the ID sequence again from the seed: the sandbox is as it was at start.
+         * Forget a company's data, or everything with the admin token
+         * @description With a company key: forgets that company's sessions, blacklist records, users, groups, monitored names, files and callback log; other companies keep theirs. With the admin token the sandbox was started with (`--admin-token`): forgets every company's data, lifts every rate-limit block, and starts the ID sequence of a seeded sandbox again from its seed: the sandbox is as it was at start.
          */
         post: operations["sandboxReset"];
         delete?: never;
@@ -69,13 +69,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
         /**
          * List the callback deliveries of a company
-         * @description Every attempt the sandbox made to deliver a callback to the company's callback URL, oldest first, with its outcome. The callback key is redacted in the payloads shown.
+         * @description The company's latest attempts to deliver a callback to its callback URL, oldest first, with their outcomes (the log keeps the latest 1,000 attempts of each company: our choice). The callback key is redacted in the payloads shown. A POST, so that the company key travels in the body, never in the URL.
          */
-        get: operations["sandboxListCallbacks"];
-        put?: never;
-        post?: never;
+        post: operations["sandboxListCallbacks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,19 +206,35 @@ export interface components {
         };
         /**
          * SandboxResetRequest
-         * @description No field is needed; a company key sent along is ignored.
-         * @example {}
+         * @description `companyKey` alone forgets that company's data. `adminToken` (the sandbox's `--admin-token`) forgets everything; the company key sent along is then ignored. A body with neither gets `wrong-parameters`.
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000"
+         *     }
          */
         SandboxResetRequest: {
             companyKey?: components["schemas"]["CompanyKey"];
+            /**
+             * @description The admin token the sandbox was started with (`--admin-token`); our choice of name and of the 200 character limit.
+             * @example adm_test_not_a_real_token_0000
+             */
+            adminToken?: string;
         };
         /** SandboxResetError */
         SandboxResetError: {
             /**
-             * @description `wrong-parameters`: the body is not a JSON object.
+             * @description `wrong-parameters`: the body is not a JSON object, or has neither companyKey nor adminToken. `invalid-company-key`: no sandbox company has this key. `invalid-admin-token`: the sandbox has no admin token, or another one.
              * @enum {string}
              */
-            argumentError: "wrong-parameters";
+            argumentError: "wrong-parameters" | "invalid-company-key" | "invalid-admin-token";
+        };
+        /**
+         * SandboxCompanyRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000"
+         *     }
+         */
+        SandboxCompanyRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
         };
         /**
          * SandboxCallbackAttempt
@@ -305,7 +321,7 @@ export interface components {
         /** SandboxListCallbacksError */
         SandboxListCallbacksError: {
             /**
-             * @description `wrong-parameters`: the companyKey parameter is missing. `invalid-company-key`: no sandbox company has this key.
+             * @description `wrong-parameters`: the companyKey field is missing or malformed. `invalid-company-key`: no sandbox company has this key.
              * @enum {string}
              */
             argumentError: "wrong-parameters" | "invalid-company-key";
@@ -352,7 +368,7 @@ export interface components {
         SandboxChangeWatchlistEntryRequest: {
             companyKey: components["schemas"]["CompanyKey"];
             /**
-             * @description The watchlist entry that changed, as search-screening-person returns it.
+             * @description The watchlist entry that changed, as search-screening-person returns it. At most 200 characters (our choice).
              * @example wl-person-0001
              */
             personId: string;
@@ -384,18 +400,18 @@ export interface components {
              */
             type: "one-time-password-request" | "share-session-link-via-sms" | "share-session-link-via-email" | "email-one-time-password-request";
             /**
-             * @description Where the SMS goes (SMS events); default +995500000000.
+             * @description Where the SMS goes (SMS events); default +995500000000. At most 32 characters (our choice).
              * @example +995500000000
              */
             phoneNumber?: string;
             /**
              * Format: email
-             * @description Where the e-mail goes (e-mail events); default applicant@example.org.
+             * @description Where the e-mail goes (e-mail events); default applicant@example.org. At most 254 characters, as an e-mail address (our choice).
              * @example applicant@example.org
              */
             address?: string;
             /**
-             * @description The console user who shares the link (share events); default usr_sandbox_operator.
+             * @description The console user who shares the link (share events); default usr_sandbox_operator. At most 200 characters (our choice).
              * @example usr_sandbox_operator
              */
             createdBy?: string;
@@ -425,6 +441,7 @@ export type SandboxError = components['schemas']['SandboxError'];
 export type SandboxSessionRequest = components['schemas']['SandboxSessionRequest'];
 export type SandboxResetRequest = components['schemas']['SandboxResetRequest'];
 export type SandboxResetError = components['schemas']['SandboxResetError'];
+export type SandboxCompanyRequest = components['schemas']['SandboxCompanyRequest'];
 export type SandboxCallbackAttempt = components['schemas']['SandboxCallbackAttempt'];
 export type SandboxListCallbacksResponse = components['schemas']['SandboxListCallbacksResponse'];
 export type SandboxListCallbacksError = components['schemas']['SandboxListCallbacksError'];
@@ -516,7 +533,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The sandbox is as it was at start. */
+            /** @description The company's data, or everything, is forgotten. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -525,7 +542,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDoneResponse"];
                 };
             };
-            /** @description The body is not a JSON object. */
+            /** @description Nothing was forgotten. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -539,15 +556,16 @@ export interface operations {
     };
     sandboxListCallbacks: {
         parameters: {
-            query: {
-                /** @description The company whose callbacks to list. */
-                companyKey: components["schemas"]["CompanyKey"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCompanyRequest"];
+            };
+        };
         responses: {
             /** @description The attempts, oldest first. */
             200: {
