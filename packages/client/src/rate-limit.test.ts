@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClient } from './index.js';
 import { createThrottle, sharedThrottle, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
@@ -114,6 +114,22 @@ describe('the throttle', () => {
     await clock.runAll();
     expect(asked).toEqual([0, 5_000]);
     expect(times).toEqual([5_000]);
+  });
+
+  it('is not held up for an hour when the wall clock is set back an hour', async () => {
+    const throttle = createThrottle(2);
+    await throttle.acquire();
+    await throttle.acquire();
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const controller = new AbortController();
+    const waiting = throttle.acquire(controller.signal);
+    const delays = timers.mock.calls.map((call) => Number(call[1]));
+    vi.restoreAllMocks();
+    controller.abort(new Error('done'));
+    await expect(waiting).rejects.toThrow('done');
+    expect(delays.length).toBeGreaterThan(0);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(61_000);
   });
 
   it('rejects a budget below one request a minute', () => {

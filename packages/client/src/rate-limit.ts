@@ -51,6 +51,7 @@ export type ThrottleOptions = {
   marginMs?: number;
 };
 
+const monotonicClock: Pick<Clock, 'now'> = { now: () => performance.now() };
 const minute = 60_000;
 const defaultMarginMs = 1_000;
 
@@ -71,7 +72,7 @@ export function memoryStore(clock: Pick<Clock, 'now'> = systemClock): ThrottleSt
         return 0;
       }
       // Full: the (limit)th most recent send leaves the window first; wait until it has.
-      return Math.max(1, log[log.length - limit]! + windowMs - now);
+      return Math.min(windowMs, Math.max(1, log[log.length - limit]! + windowMs - now));
     },
   };
 }
@@ -93,7 +94,9 @@ export function createThrottle(perMinute: number, options: ThrottleOptions | Clo
   const windowMs = (settings.windowMs ?? minute) + (settings.marginMs ?? defaultMarginMs);
   if (!Number.isFinite(windowMs) || windowMs <= 0 || (settings.marginMs ?? 0) < 0) throw new RangeError('windowMs must be positive and marginMs not negative');
   const limit = Math.floor(perMinute);
-  const store = settings.store ?? memoryStore(clock);
+  // On the real clock the log reads a monotonic time: a wall clock set back by an hour would otherwise
+  // leave every logged send an hour in the future, and hold every request for that hour.
+  const store = settings.store ?? memoryStore(clock === systemClock ? monotonicClock : clock);
   // Only the in-process log answers synchronously; a shared store is asked by the queue's head alone.
   const fastPath = settings.store === undefined;
   const queue: Waiter[] = [];

@@ -17,5 +17,6 @@ if count < limit then
   return 0
 end
 local leaving = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
-return math.max(1, math.ceil((tonumber(leaving[2]) + window - now) / 1000))
+-- Never more than a window: a server clock set back must not hold the fleet for longer.
+return math.min(window / 1000, math.max(1, math.ceil((tonumber(leaving[2]) + window - now) / 1000)))
 `;
