@@ -81,8 +81,9 @@ type Waiter = { resolve(): void; reject(reason: unknown): void; signal: AbortSig
 
 /**
  * At most `perMinute` requests in any rolling window of `windowMs` (60 s) plus `marginMs` (1 s): a sliding
- * log of send times, not a bucket, so no burst can go over. Requests that must wait are served first come, first served;
- * a waiting request whose `signal` aborts (the call's own, or its timeout) leaves the queue at once.
+ * log of send times, not a bucket, so no burst can go over. Requests that must wait are served first
+ * come, first served; a waiting request whose `signal` aborts (the call's own, or its timeout) leaves the
+ * queue at once.
  *
  * `createThrottle(600)` is a budget of its own; give the same throttle to every client that leaves from
  * one IP, or use the default that clients share (`sharedThrottle()`).
