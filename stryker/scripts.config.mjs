@@ -1,0 +1,3 @@
+import { scopeConfig } from './scope.mjs';
+
+export default scopeConfig('scripts', ['scripts/check-breaking.mjs', 'scripts/breaking-gate.mjs']);

@@ -1,0 +1,4 @@
+import project from '../scripts/vitest.config';
+import { scopeConfig } from './vitest.scope';
+
+export default scopeConfig([['scripts', project]]);
