@@ -112,7 +112,11 @@ function describeWhere(doc, prefix, segments) {
       words.push(parameter?.name ? `${parameter.in ?? ''} parameter \`${parameter.name}\``.trim() : `parameter ${next}`);
       i++;
     } else if (key === 'headers' && next !== undefined) words.push(`header \`${segments[++i]}\``);
-    else if (key === 'content' && next !== undefined) words[words.length - 1] = `${words.at(-1) ?? 'content'} (${segments[++i]})`;
+    else if (key === 'content' && next !== undefined) {
+      const media = `(${segments[++i]})`;
+      if (words.length > 0) words.push(`${words.pop()} ${media}`);
+      else words.push(`content ${media}`);
+    }
     else if (key === 'properties' && next !== undefined) fields.push(segments[++i]);
     else if (key === 'items') fields.push('[]');
     else if (['allOf', 'oneOf', 'anyOf', 'prefixItems'].includes(key) && next !== undefined) fields.push(`${key}[${segments[++i]}]`);
@@ -362,25 +366,30 @@ export function formatReport(result, { root = ROOT } = {}) {
 
 // ------------------------------------------------------------------------------------------------- CLI
 
-async function main(argv) {
+/**
+ * The command line, with what it reads and prints passed in for tests: returns the exit code (0 no breaking
+ * change, 1 breaking changes; a throw means the check could not run, exit 2).
+ */
+export async function main(argv, { root = ROOT, changesetDir, log = console.log } = {}) {
   if (argv.includes('--help')) {
-    console.log('Usage: node scripts/check-breaking.mjs [--update-snapshots]\n  exit 0: no breaking change; 1: breaking changes; 2: the check could not run');
+    log('Usage: node scripts/check-breaking.mjs [--update-snapshots]\n  exit 0: no breaking change; 1: breaking changes; 2: the check could not run');
     return 0;
   }
   if (argv.includes('--update-snapshots')) {
-    for (const { snapshot, status } of await updateSnapshots()) console.log(`${relative(ROOT, snapshot)}: ${status}`);
+    for (const { snapshot, status } of await updateSnapshots({ root })) log(`${relative(root, snapshot)}: ${status}`);
     return 0;
   }
-  const result = await findBreakingChanges();
-  console.log(formatReport(result));
+  const result = await findBreakingChanges({ root });
+  log(formatReport(result, { root }));
   if (result.breaking.length === 0) return 0;
   const { checkBreakingGate } = await import('./breaking-gate.mjs');
-  const gate = checkBreakingGate(result.breaking);
-  console.log('');
-  console.log(gate.ok ? `Pending changesets release them as major: ${gate.majorChangesets.join(', ')}. They become the new baseline at release time (--update-snapshots).` : gate.message);
+  const gate = checkBreakingGate(result.breaking, { changesetDir });
+  log('');
+  log(gate.ok ? `Pending changesets release them as major: ${gate.majorChangesets.join(', ')}. They become the new baseline at release time (--update-snapshots).` : gate.message);
   return 1;
 }
 
+// Stryker disable all: this entry point runs only as a child process, where no mutant is ever active.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
