@@ -1,5 +1,6 @@
 // No request can take a mock down: malformed request targets get a 4xx before Prism sees them (issue 14,
 // W1 and W9), and a Prism process that exits anyway is restarted with one line said about it.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMocks } from './index.mjs';
@@ -93,6 +94,17 @@ describe('a Prism process that exits', () => {
     expect(status).toBe(200);
     expect(ms).toBeLessThan(2_000);
     expect(said.slice(before)).toEqual([expect.stringMatching(new RegExp(`^Mock of the ${name} interface: Prism exited \\(signal SIGKILL\\); restarted`))]);
+  });
+
+  it('is named with its error when a request that bypassed the guard crashed it', { timeout: 60_000 }, async () => {
+    await mocks.sparesReady();
+    const before = said.length;
+    const argv = readFileSync(`/proc/${mocks.prismPids().current}/cmdline`, 'utf8').split('\0');
+    const internal = `http://127.0.0.1:${argv[argv.indexOf('--port') + 1]}`;
+    expect(await raw(internal, 'POST /check-in-% HTTP/1.1', '{}')).toBe(0);
+    for (let waited = 0; said.length === before && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(said.slice(before)).toEqual([expect.stringMatching(/^Mock of the current interface: Prism exited \(URIError: URI malformed\); restarted, answering again after \d+\.\d s$/)]);
+    expect((await listGroups(mocks.urls.current)).status).toBe(200);
   });
 
   it('is started anew without a spare, and not once the mocks are stopped', async () => {
