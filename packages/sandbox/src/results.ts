@@ -1,6 +1,6 @@
 // Result data of finished sessions, deterministic from the session (the same session ID gives the same
 // person and figures) and consistent with its status.
-import type { KybSessionResult, KycSessionResult, SessionStatisticalSummary, VideoCallStatusEntry } from '@idv-toolkit/types';
+import type { KybSessionResult, KybStepResult, KycSessionResult, SessionStatisticalSummary, VideoCallStatusEntry } from '@idv-toolkit/types';
 import type { Context } from './context.js';
 import { cardFields, personFor, personObject, type SamplePerson } from './persons.js';
 import type { Session } from './state.js';
@@ -48,7 +48,7 @@ const stepStatus = (session: Session) => (session.status === 'created' ? 'pendin
 export function kybResult(session: Session): KybSessionResult {
   const status = stepStatus(session);
   const finished = session.status !== 'created';
-  const stepsResults = session.steps.map((step) => {
+  const stepsResults = session.steps.map((step): KybStepResult => {
     if (step.type === 'company')
       return { key: step.key, type: 'company', status, result: finished ? { companyName: 'Northwind Sample Ltd', registrationNumber: '404551234', registrationCountry: 'GE', countryCode: 'GE', legalAddress: '12 Example Avenue, Tbilisi' } : {} };
     if (step.type === 'beneficiaries')

@@ -41,12 +41,13 @@ describe('searchScreeningPerson', () => {
     const all = (await search('Testavia Sampleova', 0)).result;
     expect(all).toHaveLength(watchlist.length);
     for (let i = 1; i < all.length; i++) {
-      const [before, after] = [all[i - 1]!, all[i]!];
+      // The sandbox fills every field of a hit (the spec marks none required).
+      const [before, after] = [all[i - 1] as Required<(typeof all)[number]>, all[i] as Required<(typeof all)[number]>];
       expect(before.score > after.score || (before.score === after.score && before.name.localeCompare(after.name, 'en') <= 0)).toBe(true);
     }
     const strict = (await search('Testavia Sampleova', 85)).result;
     expect(strict.length).toBeGreaterThan(0);
-    expect(strict).toEqual(all.filter((hit) => hit.score >= 85));
+    expect(strict).toEqual(all.filter((hit) => hit.score! >= 85));
     expect((await search('Testavia Sampleova', 101)).result).toEqual([]);
     expect((await search('Quorbix Zendralyn', 70)).result).toEqual([]);
   });
@@ -59,7 +60,7 @@ describe('searchScreeningPerson', () => {
     const later = (await search('Testavia Sampleova', 0, { birthdayTimeFrom: dayAfter })).result;
     expect(later.map((hit) => hit.personId)).not.toContain(testavia.personId);
     for (const hit of later) {
-      const entry = watchlistEntry(hit.personId)!;
+      const entry = watchlistEntry(hit.personId!)!;
       if (entry.entityType === 'Person') expect(entry.birthdayTime! >= dayAfter.slice(0, 10)).toBe(true);
     }
     expect(later.filter((hit) => hit.entityType === 'Company')).toHaveLength(watchlist.filter((e) => e.entityType === 'Company').length);
@@ -111,7 +112,7 @@ describe('searchScreeningPerson', () => {
 describe('getScreeningPersonDetails', () => {
   it('returns the profile of a person found by search', async () => {
     const [hit] = (await search('Testavia Sampleova')).result;
-    const details = await t.a.getScreeningPersonDetails({ personId: hit!.personId });
+    const details = await t.a.getScreeningPersonDetails({ personId: hit!.personId! });
     conforms('GetScreeningPersonDetailsResponse', details);
     expect(details.result).toMatchObject({ entityType: 'Person', firstName: 'Testavia', lastName: 'Sampleova', gender: 'female', birthdayTime: testavia.birthdayTime, nationality: testavia.nationality });
     expect(details.result.extraDetails![0]).toMatchObject({ groupName: 'Profile', details: [{ detailName: 'Profile' }] });
