@@ -64,7 +64,7 @@ describe('errors', () => {
     const error = await idv.addBlacklistRecord({ query: { reason: 'r', firstName: 'Jane' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdvApiError);
     expect(error).toMatchObject({ code: 'already-exists', status: 400, operation: 'addBlacklistRecord', body: { argumentError: 'already-exists' } });
-    expect((error as Error).message).toBe('addBlacklistRecord failed with HTTP 400: already-exists');
+    expect((error as Error).message).toMatch(/^addBlacklistRecord failed with HTTP 400: already-exists \(request id [0-9a-f-]{36}\)$/);
   });
 
   it('read the `error` key of the registry checks and the internalError body of create-user', async () => {
@@ -82,7 +82,7 @@ describe('errors', () => {
 
   it('turn 529 into an IdvRateLimitError and never retry it, even where retries are allowed', async () => {
     const { fetch, sent } = fakeFetch(() => new Response('Too many requests', { status: 529 }));
-    const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, rateLimit: false, retry: { retries: 3, baseDelayMs: 0 } });
+    const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, rateLimit: false, maxRetries: 3 });
     const error = await idv.listBlacklistRecords().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdvRateLimitError);
     expect(error).toMatchObject({ status: 529, operation: 'listBlacklistRecords', body: 'Too many requests' });
@@ -105,16 +105,6 @@ describe('errors', () => {
     expect(error).toMatchObject({ code: 'user-not-found' });
   });
 
-  it('give up on an attempt after timeoutMs', async () => {
-    const { fetch } = fakeFetch(
-      (request) =>
-        new Promise((_resolve, reject) => request.init.signal?.addEventListener('abort', () => reject(request.init.signal?.reason))),
-    );
-    const idv = createClient({ ...options, fetch, timeoutMs: 20 });
-    const error = await idv.listUsers().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(IdvNetworkError);
-    expect((error as Error).message).toMatch(/TimeoutError/);
-  });
 });
 
 describe('the company key', () => {
@@ -132,6 +122,6 @@ describe('the company key', () => {
 
   it('is required, and so is an http(s) base URL', () => {
     expect(() => createClient({ companyKey: '', baseUrl })).toThrow(/companyKey is required/);
-    expect(() => createClient({ companyKey: fakeKey, baseUrl: 'localhost:4010' })).toThrow(/baseUrl must be an http/);
+    expect(() => createClient({ companyKey: fakeKey, baseUrl: 'localhost:4010' })).toThrow('baseUrl is not http(s): localhost:');
   });
 });

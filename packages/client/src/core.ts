@@ -1,7 +1,9 @@
 import { jsonBody, multipartBody, type KeyField } from './body.js';
-import { IdvApiError, IdvNetworkError, IdvRateLimitError } from './errors.js';
-import { systemClock, type Clock, type Throttle } from './rate-limit.js';
-import { defaultRetry, withRetries, type RetryOptions } from './retry.js';
+import { apiError, IdvNetworkError, IdvRateLimitError, IdvResponseError, type ErrorContext, type IdvError, type NoAnswerReason } from './errors.js';
+import type { RequestHook, ResponseHook } from './hooks.js';
+import type { Log } from './log.js';
+import type { Clock, Throttle } from './rate-limit.js';
+import { backoffDelay, retryableStatus, retryAfterMs, type RetryOptions } from './retry.js';
 
 /** One row of the operation table generated from the spec (packages/types/src/generated/*-operations.ts). */
 export type OperationMeta = {
@@ -16,8 +18,12 @@ export type OperationMeta = {
 export type CallOptions = {
   /** Aborts the call, including any wait for the throttle or a retry. */
   signal?: AbortSignal;
-  /** Gives up on one attempt after this many milliseconds (overrides the client's timeoutMs). */
+  /** Gives up on one attempt after this many milliseconds (overrides the client's timeoutMs; 0: never). */
   timeoutMs?: number;
+  /** Further attempts of this call, if its operation is safe to repeat (overrides the client's maxRetries). */
+  maxRetries?: number;
+  /** The `X-Request-Id` to send (default: a new `crypto.randomUUID()`). */
+  requestId?: string;
   /** Values of the path's template parameters, e.g. `{ registry: 'companies-house' }`. */
   path?: Record<string, string>;
   /** Extra headers for this call (e.g. Prism's `Prefer` to pick a mock example). */
@@ -30,16 +36,24 @@ export type CoreSettings = {
   keyField: KeyField;
   fetch: typeof globalThis.fetch;
   throttle: Throttle | undefined;
+  maxRetries: number;
   retry: RetryOptions;
-  timeoutMs: number | undefined;
+  timeoutMs: number;
   clock: Clock;
   random: () => number;
+  /** Sent with every request: User-Agent and the caller's own. */
   headers: Record<string, string>;
+  log: Log | undefined;
+  onRequest: RequestHook | undefined;
+  onResponse: ResponseHook | undefined;
 };
 
 export type CallResult =
-  | { data: unknown; error?: undefined; response: Response }
-  | { data?: undefined; error: IdvApiError | IdvRateLimitError | IdvNetworkError; response?: Response };
+  | { data: unknown; error?: undefined; response: Response; requestId: string }
+  | { data?: undefined; error: IdvError; response?: Response; requestId: string };
+
+/** The header that carries the company key of an operation sent as a GET, which has no body: never the URL. */
+export const keyHeader = 'x-company-key';
 
 function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, values: Record<string, string> = {}): string {
   let path = meta.path;
@@ -51,64 +65,122 @@ function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, value
   return baseUrl + path;
 }
 
-async function readSuccess(response: Response, kind: OperationMeta['response']): Promise<unknown> {
-  if (kind === 'binary') return response.blob();
-  const text = await response.text();
-  if (kind === 'text') return text;
-  return text === '' ? undefined : JSON.parse(text);
-}
-
-async function readError(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Sends one operation: key injection, throttle, timeout, retries where safe, typed errors. */
+/** Sends one operation: key injection, throttle, timeout, retries where safe, typed errors, logs and hooks. */
 export function createCore(settings: CoreSettings) {
-  const { baseUrl, companyKey, keyField, fetch, throttle, retry, clock, random } = settings;
+  const { baseUrl, companyKey, keyField, fetch, throttle, retry, clock, random, log, onRequest, onResponse } = settings;
   const jsonHeaders = { 'content-type': 'application/json', ...settings.headers };
+  // An answer that echoes the key (a proxy's error page, say) must not carry it into an error.
+  const redact = (text: string) => text.replaceAll(companyKey, '[redacted]');
 
   return async function call(operationId: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}): Promise<CallResult> {
+    const requestId = options.requestId ?? crypto.randomUUID();
     const query = meta.request === 'query';
-    const url = urlFor(baseUrl, meta, operationId, options.path) + (query ? `?${new URLSearchParams({ ...params, [keyField]: companyKey })}` : '');
     const multipart = meta.request === 'multipart';
-    const baseHeaders = multipart || query ? settings.headers : jsonHeaders;
-    const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
-    let response: Response;
-    try {
-      response = await withRetries(
-        async () => {
-          await throttle?.acquire(options.signal);
-          let signal = options.signal;
-          if (timeoutMs !== undefined) signal = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-          // A multipart body is built anew for each attempt: a FormData stream can be read only once.
-          return fetch(url, {
-            method: meta.method,
-            headers: options.headers ? { ...baseHeaders, ...options.headers } : baseHeaders,
-            body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
-            signal,
-          });
-        },
-        {
-          idempotent: meta.idempotent,
-          options: retry,
-          clock,
-          random,
-          signal: options.signal,
-          onGiveUp: (attempts, cause) => new IdvNetworkError(operationId, attempts, cause),
-        },
-      );
-    } catch (error) {
-      return { error: error instanceof IdvNetworkError ? error : new IdvNetworkError(operationId, 1, error) };
+    let url = urlFor(baseUrl, meta, operationId, options.path);
+    if (query && params) {
+      // The key goes in a header, even one the caller put among the parameters: a URL ends up in logs.
+      const { companyKey: _current, company_key: _legacy, ...rest } = params as Record<string, string>;
+      const search = String(new URLSearchParams(rest));
+      if (search) url += `?${search}`;
     }
-    if (response.ok) return { data: await readSuccess(response, meta.response), response };
-    if (response.status === 529) return { error: new IdvRateLimitError(operationId, await response.text()), response };
-    return { error: new IdvApiError({ operation: operationId, status: response.status, body: await readError(response) }), response };
+    const maxRetries = meta.idempotent ? (options.maxRetries ?? settings.maxRetries) : 0;
+    const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+    const signal = options.signal;
+    const context = (attempts: number, response?: Response): ErrorContext & { response: Response } =>
+      ({ operation: operationId, requestId, attempts, response }) as ErrorContext & { response: Response };
+    const fail = (error: IdvError, response?: Response): CallResult => {
+      log?.('warn', requestId, error.message);
+      return { error, response, requestId };
+    };
+    const noAnswer = (attempts: number, reason: NoAnswerReason, cause: unknown) => fail(new IdvNetworkError(context(attempts), reason, cause));
+    /** Waits before the next attempt; a caller's abort during the wait ends the call. */
+    const pause = (attempt: number, ms: number, why: string): Promise<CallResult | undefined> => {
+      log?.('warn', requestId, `${operationId}: ${why}, retry ${attempt} of ${maxRetries} in ${ms} ms`);
+      return clock.sleep(ms, signal).then(
+        () => undefined,
+        (cause: unknown) => noAnswer(attempt, 'aborted', cause),
+      );
+    };
+
+    for (let attempt = 1; ; attempt++) {
+      if (throttle) {
+        try {
+          await throttle.acquire(signal);
+        } catch (cause) {
+          return noAnswer(attempt - 1, 'aborted', cause);
+        }
+      }
+      const headers: Record<string, string> = { ...(multipart || query ? settings.headers : jsonHeaders), 'x-request-id': requestId, ...options.headers };
+      onRequest?.({ operation: operationId, requestId, attempt, method: meta.method, url, headers });
+      log?.('debug', requestId, `${operationId}: ${meta.method} ${url} (attempt ${attempt})`);
+
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let attemptSignal = signal;
+      let timeout: AbortController | undefined;
+      if (timeoutMs > 0) {
+        const controller = (timeout = new AbortController());
+        timer = setTimeout(() => controller.abort(new DOMException(`the attempt timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+        attemptSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+      }
+      const started = performance.now();
+      let response: Response | undefined;
+      let text = '';
+      let blob: Blob | undefined;
+      let failure: { cause: unknown } | undefined;
+      try {
+        response = await fetch(url, {
+          method: meta.method,
+          headers: query ? { ...headers, [keyHeader]: companyKey } : headers,
+          // A multipart body is built anew for each attempt: a FormData stream can be read only once.
+          body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
+          signal: attemptSignal,
+        });
+        // The body is read within the attempt's timeout too: a server may stall halfway.
+        if (response.ok && meta.response === 'binary') blob = await response.blob();
+        else text = await response.text();
+      } catch (cause) {
+        failure = { cause };
+      } finally {
+        clearTimeout(timer);
+      }
+      const durationMs = Math.round(performance.now() - started);
+      onResponse?.({ operation: operationId, requestId, attempt, durationMs, response, error: failure?.cause });
+
+      if (failure || !response) {
+        const reason: NoAnswerReason = signal?.aborted ? 'aborted' : timeout?.signal.aborted ? 'timeout' : 'network';
+        if (reason === 'aborted' || attempt > maxRetries) return noAnswer(attempt, reason, failure?.cause);
+        const stop = await pause(attempt, backoffDelay(attempt - 1, retry, random), `no answer (${reason})`);
+        if (stop) return stop;
+        continue;
+      }
+      const status = response.status;
+      if (response.ok) {
+        let data: unknown = blob ?? text;
+        if (meta.response !== 'binary' && meta.response !== 'text') {
+          try {
+            data = text === '' ? undefined : JSON.parse(text);
+          } catch (cause) {
+            return fail(new IdvResponseError(context(attempt, response), redact(text.slice(0, 200)), cause), response);
+          }
+        }
+        log?.('info', requestId, `${operationId}: HTTP ${status} in ${durationMs} ms, attempt ${attempt}`);
+        return { data, response, requestId };
+      }
+      const after = retryAfterMs(response.headers.get('retry-after'), clock.now());
+      if (status === 529) return fail(new IdvRateLimitError(context(attempt, response), redact(text), after), response);
+      if (attempt <= maxRetries && retryableStatus(status) && (after === undefined || after <= retry.maxRetryAfterMs)) {
+        const stop = await pause(attempt, after ?? backoffDelay(attempt - 1, retry, random), `HTTP ${status}`);
+        if (stop) return stop;
+        continue;
+      }
+      text = redact(text);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's error page, say): the text is the body.
+      }
+      return fail(apiError(context(attempt, response), body), response);
+    }
   };
 }
-
-export const coreDefaults: { retry: Required<RetryOptions>; clock: Clock; random: () => number } = { retry: defaultRetry, clock: systemClock, random: Math.random };

@@ -1,8 +1,48 @@
 import type { KeyField } from './body.js';
-import { coreDefaults, createCore, type CallOptions, type OperationMeta } from './core.js';
+import { createCore, type CallOptions, type CallResult, type OperationMeta } from './core.js';
 import { assertServerSide } from './browser-guard.js';
+import { createLog } from './log.js';
 import type { ClientOptions } from './options.js';
-import { throttleFor } from './rate-limit.js';
+import { pagedOperations, walkPages } from './paginate.js';
+import { systemClock, throttleFor } from './rate-limit.js';
+import { defaultMaxRetries, defaultRetry } from './retry.js';
+import { version } from './version.js';
+
+/** One minute per attempt: see `timeoutMs` in options.ts for why. */
+export const defaultTimeoutMs = 60_000;
+
+const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+const userAgent = `idv-toolkit-client/${version}${node ? ` node/${node}` : ''}`;
+
+/**
+ * The base URL without a trailing slash, or a TypeError that names what is wrong with it. The message
+ * never repeats the URL: a key pasted into it by mistake would end up in a log.
+ */
+export function checkBaseUrl(baseUrl: unknown, companyKey: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl as string);
+  } catch {
+    // named below
+  }
+  const problem =
+    typeof baseUrl !== 'string' || baseUrl === ''
+      ? 'is missing'
+      : baseUrl.includes(companyKey)
+        ? 'holds the company key'
+        : !url
+          ? 'is not a URL'
+          : !/^https?:$/.test(url.protocol)
+            ? `is not http(s): ${url.protocol}`
+            : url.username || url.password
+              ? 'holds a user name or password'
+              : // `https://host/?` parses to an empty search, so look at the text itself.
+                /[?#]/.test(baseUrl)
+                ? 'has a query or fragment'
+                : '';
+  if (problem) throw new TypeError(`baseUrl ${problem}`);
+  return (baseUrl as string).replace(/\/+$/, '');
+}
 
 /** Builds the core and one method per row of a generated operation table. */
 export function buildOperationClient(
@@ -13,43 +53,49 @@ export function buildOperationClient(
 ): Record<string, unknown> {
   assertServerSide(options.allowBrowser);
   if (typeof options.companyKey !== 'string' || options.companyKey === '') throw new TypeError('companyKey is required');
-  if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
-    throw new TypeError('baseUrl must be an http(s) URL, e.g. http://127.0.0.1:4010');
-  }
-  const clock = options.clock ?? coreDefaults.clock;
-  const rateLimit = options.rateLimit;
+  const baseUrl = checkBaseUrl(options.baseUrl, options.companyKey);
+  const clock = options.clock ?? systemClock;
   const call = createCore({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl,
     companyKey: options.companyKey,
     keyField,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    throttle: throttleFor(rateLimit, clock),
-    retry: options.retry === false ? { ...coreDefaults.retry, retries: 0 } : { ...coreDefaults.retry, ...options.retry },
-    timeoutMs: options.timeoutMs,
+    throttle: throttleFor(options.rateLimit, clock),
+    maxRetries: options.retry === false ? 0 : (options.maxRetries ?? defaultMaxRetries),
+    retry: { ...defaultRetry, ...options.retry },
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     clock,
-    random: options.random ?? coreDefaults.random,
-    headers: options.headers ?? {},
+    random: options.random ?? Math.random,
+    headers: { 'user-agent': userAgent, ...options.headers },
+    log: createLog(options.logger, options.logLevel),
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
   });
   const throwOnError = options.throwOnError !== false;
 
-  const invoke = async (operationId: string, meta: OperationMeta, params?: object, callOptions?: CallOptions) => {
-    const result = await call(operationId, meta, params, callOptions);
-    if (!throwOnError) return result;
-    if (result.error) throw result.error;
-    return result.data;
-  };
-
-  const byPath = new Map(Object.entries(table).map(([id, meta]) => [meta.path, [id, meta] as const]));
+  const byPath = new Map<string, (params?: object, callOptions?: CallOptions) => Promise<CallResult>>();
   const methods: Record<string, unknown> = {
     /** Path-style call, as openapi-fetch's `POST`: `{ data, error, response }` whatever throwOnError says. */
     POST: (path: string, init: { body?: object; params?: { path?: Record<string, string> }; signal?: AbortSignal; timeoutMs?: number } = {}) => {
-      const entry = byPath.get(path);
-      if (!entry) throw new TypeError(`Unknown path ${path}`);
-      return call(entry[0], entry[1], init.body, { signal: init.signal, timeoutMs: init.timeoutMs, path: init.params?.path });
+      const send = byPath.get(path);
+      if (!send) throw new TypeError(`Unknown path ${path}`);
+      return send(init.body, { signal: init.signal, timeoutMs: init.timeoutMs, path: init.params?.path });
     },
   };
   for (const [operationId, meta] of Object.entries(table)) {
-    methods[methodName(operationId)] = (params?: object, callOptions?: CallOptions) => invoke(operationId, meta, params, callOptions);
+    const send = (params?: object, callOptions?: CallOptions) => call(operationId, meta, params, callOptions);
+    byPath.set(meta.path, send);
+    // Throwing mode: the data, or with `.withResponse()` the whole `{ data, response, requestId }`.
+    const unwrap = (whole: boolean) => async (params?: object, callOptions?: CallOptions) => {
+      const result = await send(params, callOptions);
+      if (result.error) throw result.error;
+      return whole ? result : result.data;
+    };
+    const method = throwOnError ? Object.assign(unwrap(false), { withResponse: unwrap(true) }) : send;
+    const page = pagedOperations[operationId];
+    methods[methodName(operationId)] = page
+      ? Object.assign(method, { all: (params?: Record<string, unknown>, pageOptions?: object) => walkPages(send, page, params, pageOptions) })
+      : method;
   }
   return methods;
 }

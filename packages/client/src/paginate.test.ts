@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allBlacklistRecords, allMonitoringRecords, allScreeningHits, createClient } from './index.js';
+import { allBlacklistRecords, allMonitoringRecords, allScreeningHits, createClient, IdvApiError } from './index.js';
 import { baseUrl, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
 
 const records = Array.from({ length: 7 }, (_, i) => ({ id: `r${i}`, reason: 'test' }));
@@ -41,5 +41,86 @@ describe('paginators', () => {
     expect(seen).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
     expect(sent).toHaveLength(3);
     expect(sent[0]!.json!.query).toEqual(query);
+  });
+});
+
+describe('.all() on the list methods', () => {
+  const blacklist = () =>
+    fakeFetch(({ json: body }) => {
+      const { offset, limit } = body!.query as { offset: number; limit: number };
+      return json({ result: { offset, limit, total: records.length, data: page(records, offset, limit) } });
+    });
+
+  it('walks offset/limit inside query until total', async () => {
+    const { fetch, sent } = blacklist();
+    const seen = [];
+    for await (const record of createClient({ ...options, fetch }).listBlacklistRecords.all(undefined, { pageSize: 3 })) seen.push(record.id);
+    expect(seen).toEqual(records.map((r) => r.id));
+    expect(sent.map((s) => s.json!.query)).toEqual([
+      { offset: 0, limit: 3 },
+      { offset: 3, limit: 3 },
+      { offset: 6, limit: 3 },
+    ]);
+  });
+
+  it('walks start/limit, passing the date filter on', async () => {
+    const { fetch, sent } = fakeFetch(({ json: body }) => {
+      const { start, limit } = body as { start: number; limit: number };
+      return json({ result: { start, limit, total: records.length, data: page(records, start, limit) } });
+    });
+    const seen = [];
+    for await (const record of createClient({ ...options, fetch }).listScreeningMonitoringRecords.all({ date: '2026-01-01T00:00:00Z' }, { pageSize: 4 })) seen.push(record);
+    expect(seen).toHaveLength(7);
+    expect(sent.map((s) => [s.json!.start, s.json!.limit, s.json!.date])).toEqual([
+      [0, 4, '2026-01-01T00:00:00Z'],
+      [4, 4, '2026-01-01T00:00:00Z'],
+    ]);
+  });
+
+  it('walks offset/limit beside the search query until a short page', async () => {
+    const hits = Array.from({ length: 5 }, (_, i) => ({ personId: `p${i}`, name: 'Jane Roe', score: 90, entityType: 'Person', topics: [] }));
+    const { fetch, sent } = fakeFetch(({ json: body }) => json({ result: page(hits, body!.offset as number, body!.limit as number) }));
+    const seen = [];
+    const query = { fullName: 'Jane Roe', scoreThreshold: 80 };
+    for await (const hit of createClient({ ...options, fetch }).searchScreeningPerson.all({ query }, { pageSize: 2 })) seen.push(hit.personId);
+    expect(seen).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+    expect(sent.map((s) => [s.json!.offset, s.json!.limit])).toEqual([
+      [0, 2],
+      [2, 2],
+      [4, 2],
+    ]);
+    expect(sent[0]!.json!.query).toEqual(query);
+  });
+
+  it('works with throwOnError: false, and a failed page rejects with its typed error in both modes', async () => {
+    const { fetch } = blacklist();
+    const safe = createClient({ ...options, fetch, throwOnError: false });
+    const seen = [];
+    for await (const record of safe.listBlacklistRecords.all(undefined, { pageSize: 100 })) seen.push(record.id);
+    expect(seen).toHaveLength(7);
+
+    const failing = fakeFetch((_r, i) => (i === 0 ? json({ result: { offset: 0, limit: 2, total: 7, data: page(records, 0, 2) } }) : json({ argumentError: 'wrong-parameters' }, 400)));
+    for (const throwOnError of [true, false]) {
+      const idv = createClient({ ...options, fetch: failing.fetch, throwOnError, retry: false });
+      const got: string[] = [];
+      const walk = async () => {
+        for await (const record of idv.listBlacklistRecords.all(undefined, { pageSize: 2 })) got.push(record.id);
+      };
+      await expect(walk()).rejects.toBeInstanceOf(IdvApiError);
+      failing.sent.length = 0;
+    }
+  });
+
+  it('stops on an empty page even if total says more', async () => {
+    const { fetch, sent } = fakeFetch(() => json({ result: { offset: 0, limit: 2, total: 99, data: [] } }));
+    const seen = [];
+    for await (const record of createClient({ ...options, fetch }).listBlacklistRecords.all()) seen.push(record);
+    expect(seen).toEqual([]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('is only on the list methods', () => {
+    const idv = createClient({ ...options, fetch: fakeFetch(() => json({})).fetch }) as unknown as Record<string, { all?: unknown }>;
+    expect(Object.keys(idv).filter((name) => typeof idv[name]!.all === 'function').sort()).toEqual(['listBlacklistRecords', 'listScreeningMonitoringRecords', 'searchScreeningPerson']);
   });
 });

@@ -1,14 +1,13 @@
-import type { Clock } from './rate-limit.js';
-
 export type RetryOptions = {
-  /** Further attempts after the first, for network failures of operations marked safe to repeat. */
-  retries: number;
   /** Delay cap of the first retry; it doubles with each one, up to maxDelayMs. */
   baseDelayMs: number;
   maxDelayMs: number;
+  /** The longest `Retry-After` the client waits; an answer asking for longer is returned, not retried. */
+  maxRetryAfterMs: number;
 };
 
-export const defaultRetry: RetryOptions = { retries: 2, baseDelayMs: 200, maxDelayMs: 2_000 };
+export const defaultRetry: RetryOptions = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const defaultMaxRetries = 2;
 
 /** Full-jitter exponential backoff: a random delay between 0 and the attempt's cap. */
 export function backoffDelay(retry: number, options: RetryOptions, random: () => number = Math.random): number {
@@ -16,25 +15,12 @@ export function backoffDelay(retry: number, options: RetryOptions, random: () =>
   return Math.floor(random() * cap);
 }
 
-export async function withRetries<T>(
-  attempt: () => Promise<T>,
-  { idempotent, options, clock, random, signal, onGiveUp }: {
-    idempotent: boolean;
-    options: RetryOptions;
-    clock: Clock;
-    random?: () => number;
-    signal?: AbortSignal;
-    onGiveUp: (attempts: number, cause: unknown) => Error;
-  },
-): Promise<T> {
-  const allowed = idempotent ? options.retries : 0;
-  for (let retry = 0; ; retry++) {
-    try {
-      return await attempt();
-    } catch (cause) {
-      // A caller's own abort ends the call at once; only failures of the network are worth another try.
-      if (signal?.aborted || retry >= allowed) throw onGiveUp(retry + 1, cause);
-      await clock.sleep(backoffDelay(retry, options, random), signal);
-    }
-  }
+/** Answers worth another attempt of an operation that is safe to repeat: the server or a proxy failed. */
+export const retryableStatus = (status: number): boolean => status >= 500 && status <= 504 && status !== 501;
+
+/** `Retry-After` in milliseconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const ms = /^\s*[\d.]+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
 }
