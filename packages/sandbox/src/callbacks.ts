@@ -185,6 +185,7 @@ export function createDispatcher({
       for (const key of queues.keys()) if (key.startsWith(`${companyKey}\u0000`)) queues.delete(key);
     },
     close() {
+      generation++; // every queued and retrying delivery stops at its next step
       for (const receiver of receivers.values()) receiver.agent.destroy();
       receivers.clear();
     },

@@ -16,10 +16,12 @@ const flags = [
   new Option('--seed <number>', 'make IDs reproducible from this seed, for tests only (one ID predicts the next)').argParser(wholeNumber(0)),
   new Option('--rate-limit <number>', 'requests a minute per IP address before 529').default(600).argParser(wholeNumber(1)),
   new Option('--block-seconds <number>', 'how long an IP that exceeded the rate limit stays blocked').default(3600).argParser(wholeNumber(0)),
+  new Option('--admin-token <token>', 'lets POST /sandbox/reset with this adminToken forget every company\'s data (default: only per-company resets)'),
+  new Option('--quiet', 'log no line per request (method, path, operation, status, ms, company; never a key)'),
 ];
 for (const flag of flags) program.addOption(flag);
 
-type Options = { host: string; port: number; config?: string; seed?: number; rateLimit: number; blockSeconds: number };
+type Options = { host: string; port: number; config?: string; seed?: number; rateLimit: number; blockSeconds: number; adminToken?: string; quiet?: boolean };
 
 function read(): { options: Options; companies: Company[] } {
   try {
@@ -36,7 +38,9 @@ function read(): { options: Options; companies: Company[] } {
 const { options, companies } = read();
 // Loaded once the flags are read: it builds routes and validators from the spec, so --help stays instant.
 const { createSandbox } = await import('./server.js');
-const sandbox = createSandbox({ companies, seed: options.seed, rateLimit: options.rateLimit, blockSeconds: options.blockSeconds });
+const { batchedLines } = await import('./request-log.js');
+const log = options.quiet ? undefined : batchedLines((text) => process.stdout.write(text));
+const sandbox = createSandbox({ companies, seed: options.seed, rateLimit: options.rateLimit, blockSeconds: options.blockSeconds, adminToken: options.adminToken, log });
 let origin: string;
 try {
   origin = await sandbox.listen(options.port, options.host);
@@ -47,6 +51,7 @@ try {
 }
 console.log(`Sandbox (current interface, legacy under /external-api/, control API under /sandbox/): ${origin}`);
 console.log(`Applicant page: ${origin}/widget/?session_token=<session id>`);
+if (options.seed !== undefined) console.log(`IDs are reproducible from --seed ${options.seed}: for tests only, never for a sandbox others can reach.`);
 if (!options.config) console.log(`Demo company key: ${demoCompanyKey} (a fake key for the sandbox only)`);
 else console.log(`Companies: ${companies.map((c) => c.name).join(', ')} (keys from ${options.config})`);
 

@@ -197,3 +197,25 @@ describe('W9: malformed request targets and framing', () => {
     expect(status, answer).toBeLessThan(500);
   });
 });
+
+describe('the request log', () => {
+  it('has one line per request (method, path, operation, status, ms, company name) and never a key', async () => {
+    const lines: string[] = [];
+    t = await startSandbox({ log: (line) => lines.push(line) });
+    await begin(t.url);
+    await post(t.url, `/begin?companyKey=${keyA}`, { companyKey: keyB });
+    await post(t.url, `/check-in-${keyA}`, { companyKey: keyA });
+    await post(t.url, '/sandbox/reset', { adminToken });
+    await fetch(`${t.url}/widget/?session_token=nope`);
+    await raw(t.url, 'GET http://evil.example/ HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatch(/^POST \/begin begin 200 \d+\.\dms "Company A"$/);
+    expect(lines[1]).toMatch(/^POST \/begin begin 200 \d+\.\dms "Company B"$/);
+    expect(lines[2]).toMatch(/^POST \/check-in-\[redacted\] checkInRegistry 400 \d+\.\dms "Company A"$/);
+    expect(lines[3]).toMatch(/^POST \/sandbox\/reset sandboxReset 200 \d+\.\dms "\(admin\)"$/);
+    expect(lines[4]).toMatch(/^GET \/widget\/ applicantPage 404 \d+\.\dms -$/);
+    expect(lines[5]).toMatch(/^GET - - 400 \d+\.\dms -$/);
+    for (const secret of [keyA, keyB, adminToken]) expect(lines.join('\n')).not.toContain(secret);
+  });
+});

@@ -49,8 +49,8 @@ export const defaultLimits: Limits = {
   maxCallbackLogEntries: 1_000,
   maxQueuedCallbacks: 10_000,
   maxConnectionsPerReceiver: 8,
-  maxPdfLinesPerSection: 400,
-  maxPdfValueLength: 2_000,
+  maxPdfLinesPerSection: 100,
+  maxPdfValueLength: 1_000,
   maxTrackedAddresses: 10_000,
 };
 
