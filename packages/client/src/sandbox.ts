@@ -4,7 +4,10 @@ import type { Methods } from './operation-types.js';
 import type { ClientOptions } from './options.js';
 import { unprefixed, type Unprefixed } from './unprefixed.js';
 
-/** The local sandbox's control API: finish sessions, reset state, read the callback log. */
+/**
+ * The local sandbox's control API: finish sessions, reset state, read the callback log. Every operation
+ * sends the company key in the JSON body, never in the URL (`listCallbacks()` is a POST for that reason).
+ */
 export type IdvSandboxClient<Throw extends boolean = true> = {
   [Id in keyof SandboxOperations as Unprefixed<Id, 'sandbox'>]: Methods<SandboxOperations, Throw>[Id];
 };
@@ -16,6 +19,7 @@ export type IdvSandboxClient<Throw extends boolean = true> = {
  * ```ts
  * const control = createSandboxClient({ companyKey, baseUrl: 'http://127.0.0.1:4020' });
  * await control.completeSession({ sessionId: id, result: 'approved' });
+ * await control.reset(); // forgets this company's data; `reset({ adminToken })` forgets everything
  * ```
  */
 export function createSandboxClient<Throw extends boolean = true>(options: ClientOptions<Throw>): IdvSandboxClient<Throw> {
