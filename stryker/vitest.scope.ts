@@ -1,19 +1,35 @@
 // The vitest configuration that Stryker runs for one scope: only the projects whose tests can kill that
-// scope's mutants, quickest test files first, and modules kept loaded between mutants.
-import { join, relative } from 'node:path';
+// scope's mutants, quickest test files first, and modules kept loaded between the files of a run.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { BaseSequencer, type Reporter, type TestSpecification } from 'vitest/node';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 // Stryker stops a mutant's run at the first failing test (bail), so running the quick files first lets the
-// slow ones (redocly, servers) run only for the mutants that the quick ones let through. Durations come
-// from vitest's results cache; a file never timed runs first.
+// slow ones (redocly, servers) run only for the mutants that the quick ones let through. Each file's
+// longest run so far is kept in .mutation/ of the copy of the repository that Stryker tests in (its
+// first, full run times every file), so a test process that Stryker restarts still knows them.
+const durationsFile = join(root, '.mutation', 'test-durations.json');
+const durations = new Map<string, number>(existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : []);
+const keyOf = (project: string, moduleId: string) => `${project}:${moduleId}`;
+
+const recordDurations: Reporter = {
+  onTestRunEnd(modules) {
+    for (const module of modules) {
+      const key = keyOf(module.project.name, module.moduleId);
+      durations.set(key, Math.max(durations.get(key) ?? 0, module.diagnostic().duration));
+    }
+    mkdirSync(join(root, '.mutation'), { recursive: true });
+    writeFileSync(durationsFile, JSON.stringify([...durations]));
+  },
+};
+
 class QuickestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const duration = (spec: TestSpecification) =>
-      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)?.duration ?? 0;
+    const duration = (spec: TestSpecification) => durations.get(keyOf(spec.project.name, spec.moduleId)) ?? 0;
     return [...files].sort((a, b) => duration(a) - duration(b));
   }
 }
@@ -23,12 +39,14 @@ export function scopeConfig(projects: [dir: string, config: TestProjectInlineCon
   return defineConfig({
     test: {
       root,
+      reporters: ['default', recordDurations],
       sequence: { sequencer: QuickestFirst },
       projects: projects.map(([dir, config]) => ({
         ...config,
-        // Not isolated: the test files' imports (typescript, ajv, redocly's core) load once instead of
-        // once per mutant. Stryker switches mutants at run time, so a loaded module still sees each one.
-        test: { ...config.test, root: join(root, dir), isolate: false },
+        // Not isolated: the files of one run share the modules they import (typescript, ajv, redocly's
+        // core) instead of loading them once per file.
+        // No type tests: a mutant changes what the code does, not its types, and tsc per mutant is slow.
+        test: { ...config.test, root: join(root, dir), isolate: false, typecheck: { enabled: false } },
       })),
     },
   });
