@@ -1,20 +1,21 @@
-// Docs that compile and run: every TypeScript block of every README and guide (scripts/doc-snippets/extract.ts
-// says which files, and the `<!-- run: ... -->` convention) becomes a module, type-checked strictly by tsc
-// against the built packages, and run by Node against the Prism mocks or an in-process sandbox, each on a
-// free port of 127.0.0.1. A block may use the names of scripts/doc-snippets/given.ts without declaring
-// them (`idv`, `companyKey`, `id`, ...); the mock and sandbox URLs it names are replaced by the real ones.
+// Docs that compile and run: every TypeScript block of every README and guide (doc-snippets/extract.ts says
+// which files, and the `<!-- run: ... -->` convention) becomes a module, type-checked strictly by tsc
+// against the built packages, and run by Node against the contract run's Prism mocks or an in-process
+// sandbox with the demo company, each on a free port of 127.0.0.1. A block may use the names of
+// doc-snippets/given.ts without declaring them (`idv`, `companyKey`, `id`, ...); the mock and sandbox URLs
+// it names are replaced by the real ones.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMocks } from '@idv-toolkit/mock';
 import { createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allSnippets, extractSnippets, type Snippet } from './doc-snippets/extract.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const given = fileURLToPath(new URL('doc-snippets/given.ts', import.meta.url));
 const snippets = allSnippets(root);
 const fakeCompanyKey = 'ck_test_not_a_real_key_0000';
 const sandboxCompanyKey = 'ck_test_sandbox_demo_key_0000';
@@ -46,7 +47,7 @@ function declaredNames(code: string): Set<string> {
   return names;
 }
 
-const givenSource = readFileSync(join(root, 'scripts/doc-snippets/given.ts'), 'utf8');
+const givenSource = readFileSync(given, 'utf8');
 const givenNames = [...declaredNames(givenSource)].filter((name) => new RegExp(`export const (?:\\{[^}]*\\b)?${name}\\b`).test(givenSource));
 
 /** The module written for a block: the given names it needs, then the block as written. */
@@ -95,7 +96,6 @@ async function pool<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]>
 }
 
 let dir = '';
-let stopMocks: (() => Promise<void>) | undefined;
 let sandbox: Sandbox | undefined;
 const diagnostics = new Map<string, string[]>();
 const runs = new Map<string, Run>();
@@ -105,7 +105,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'doc-snippets-'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
-  copyFileSync(join(root, 'scripts/doc-snippets/given.ts'), join(dir, 'given.ts'));
+  copyFileSync(given, join(dir, 'given.ts'));
   for (const snippet of snippets) writeFileSync(join(dir, `${moduleOf(snippet)}.ts`), moduleText(snippet));
   // A block that must not compile: proves that the check sees the files it is given.
   writeFileSync(join(dir, `${canary}.ts`), "import { createClient } from '@idv-toolkit/client';\ncreateClient({ companyKey: 42 });\nexport {};\n");
@@ -120,13 +120,13 @@ beforeAll(async () => {
     }),
   );
 
-  const [check, mocks] = await Promise.all([
+  // The contract run's sandbox knows only fake companies; the examples use the demo company's key.
+  sandbox = createSandbox({ rateLimit: 1_000_000 });
+  const [check, sandboxUrl] = await Promise.all([
     run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], dir, {}, 120_000),
-    startMocks({ ports: { current: 0, legacy: 0 } }),
-    (sandbox = createSandbox({ rateLimit: 1_000_000 })),
+    sandbox.listen(0, '127.0.0.1'),
   ]);
-  stopMocks = mocks.stop;
-  const urls = { ...mocks.urls, sandbox: await sandbox.listen(0, '127.0.0.1') };
+  const urls = { ...inject('mockUrls'), sandbox: sandboxUrl };
   for (const line of check.output.split('\n')) {
     const at = /^([^(]+)\.ts\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
     if (!at) continue;
@@ -155,7 +155,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([stopMocks?.(), sandbox?.close()]);
+  await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
