@@ -22,7 +22,7 @@ export function serveProgram(name, description) {
     new Option('--current-port <number>', 'the port of the mock of the current interface').argParser(portNumber),
     new Option('--legacy-port <number>', 'the port of the mock of the legacy interface').argParser(portNumber),
     new Option('--sandbox-port <number>', 'the port of the sandbox').argParser(portNumber),
-    new Option('--no-spare', 'do not keep a spare Prism per mock ready (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+    new Option('--no-spare', 'do not keep a standby Prism per mock (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
   ];
   for (const flag of flags) program.addOption(flag);
   return program;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, builds everything (turbo, cached), then serves the docs, both
-// Prism mocks and the stateful sandbox on 127.0.0.1 and prints one line per URL. Ctrl-C stops them all.
+// Prism mocks and the stateful sandbox on 127.0.0.1 (or --host) and prints one line per URL. Ctrl-C stops them all.
 // The flags are read first, so that --help and a mistyped flag answer at once.
 import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
 import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';

@@ -14,7 +14,7 @@ const flags = [
   new Option('--current-port <number>', 'the port of the current interface (0, or a taken port: any free port)').default(defaultPorts.current).argParser(portNumber),
   new Option('--legacy-port <number>', 'the port of the legacy interface (0, or a taken port: any free port)').default(defaultPorts.legacy).argParser(portNumber),
   new Option('--verbose', "print Prism's log of every request").default(false),
-  new Option('--no-spare', 'do not keep a second Prism per interface ready (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+  new Option('--no-spare', 'do not keep a standby Prism per interface (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
 ];
 for (const flag of flags) program.addOption(flag);
 

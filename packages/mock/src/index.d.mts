@@ -7,9 +7,9 @@ export declare const bundles: Record<MockName, string>;
 export declare const defaultPorts: Record<MockName, number>;
 
 /**
- * Starts one Prism per interface, each behind a guard on `host` (127.0.0.1 by default) that answers a
- * malformed request target with 400 before Prism sees it. A port of 0, or a port that is taken, gets a
- * free port. A Prism that exits is restarted and `log` gets one line about it. Resolves once both answer.
+ * Starts one Prism per interface on `host` (127.0.0.1 by default); each answers a malformed request
+ * target with 400 before Prism's handler sees it. A port of 0, or a port that is taken, gets a free port.
+ * A Prism that exits is replaced and `log` gets one line about it. Resolves once both answer.
  */
 export declare function startMocks(options?: {
   host?: string;
@@ -18,13 +18,13 @@ export declare function startMocks(options?: {
   timeoutMs?: number;
   /** Where the one line about a restarted Prism goes; console.log by default. */
   log?: (line: string) => void;
-  /** Keep a second Prism per interface started in advance, so a restart answers at once (about 150 MB each). */
+  /** Keep a standby Prism per interface loaded, which takes over at once when one exits (about 150 MB each). */
   spare?: boolean;
 }): Promise<{
   urls: MockUrls;
   stop(): Promise<void>;
   /** The process IDs of the Prism processes answering now (for diagnostics and tests). */
   prismPids(): Record<MockName, number | undefined>;
-  /** Resolves once each interface has its spare answering (at once without `spare`). */
+  /** Resolves once each interface has its standby loaded (at once without `spare`). */
   sparesReady(): Promise<void>;
 }>;

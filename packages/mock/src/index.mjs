@@ -1,49 +1,30 @@
-// Starts Prism on the bundled current and legacy descriptions, each behind a guard on the public port
-// (guard.mjs), restarts a Prism that exits, and stops them all.
+// Starts Prism on the bundled current and legacy descriptions, each with the request-target check of
+// prism-preload.mjs, replaces a Prism that exits, and stops them all.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withCompleteExamples } from './fill-examples.mjs';
-import { createGuard } from './guard.mjs';
 import { freePort } from './ports.mjs';
 
 const require = createRequire(import.meta.url);
 const prismBin = require.resolve('@stoplight/prism-cli/dist/index.js');
+const preload = new URL('./prism-preload.mjs', import.meta.url).href;
 export const bundles = {
   current: require.resolve('@idv-toolkit/openapi/current.json'),
   legacy: require.resolve('@idv-toolkit/openapi/legacy.json'),
 };
 export const defaultPorts = { current: 4010, legacy: 4011 };
 const labels = { current: 'current interface', legacy: 'legacy interface' };
-// A restart that fails is tried again this many times, a second apart, before the mock gives up on it.
+// A replacement that fails is tried again this many times, a second apart, before the mock gives up.
 const restartAttempts = 3;
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once something accepts connections on port, rejects if `child` exits first or time runs out. */
-async function waitUntilListening(port, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Prism exited with ${child.exitCode ?? child.signalCode} while starting`);
-    const accepted = await new Promise((resolve) => {
-      const probe = connect(port, '127.0.0.1');
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve(true);
-      });
-      probe.once('error', () => resolve(false));
-    });
-    if (accepted) return;
-    await delay(25);
-  }
-  throw new Error(`Prism did not start within ${timeoutMs} ms`);
-}
+const hasExited = (child) => child.exitCode !== null || child.signalCode !== null;
 
 function stopChild(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!child || hasExited(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
     child.once('exit', () => {
@@ -54,108 +35,111 @@ function stopChild(child) {
   });
 }
 
+/** Resolves when `child` sends `{ prism: what }`; rejects if it exits first or time runs out. */
+function whenSaid(child, what, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`Prism did not start within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message) => message?.prism === what && done();
+    const onExit = (code, signal) => done(new Error(`Prism exited with ${code ?? signal} while starting`));
+    function done(error) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
 /**
- * One Prism on an internal port of 127.0.0.1, replaced whenever it exits until `stop()`. With `spare`, a
- * second Prism is kept started in advance, so the replacement answers at once instead of after Prism's
- * start (1.5 s on an idle machine, several seconds on a busy one).
+ * The Prism of one interface on host:port, replaced whenever it exits until `stop()`. With `spare`, a
+ * standby Prism is kept loaded (not listening), and takes over the port the moment the one serving exits;
+ * without, a new Prism is started, which takes 1.5 s on an idle machine and several seconds on a busy one.
  */
-function supervise(name, document, { verbose, timeoutMs, log, spare: useSpare }) {
+function supervise(name, document, { host, port, verbose, timeoutMs, log, spare: useSpare }) {
   let stopping = false;
   let active;
-  let spare;
-  let ready;
+  let standby;
   const children = new Set();
 
-  async function launch() {
-    const port = await freePort('127.0.0.1', 0);
-    if (stopping) throw new Error('stopped');
+  function launch(asStandby) {
     const child = spawn(
       process.execPath,
-      [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
-      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe'] },
+      ['--import', preload, prismBin, 'mock', document, '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
+      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'], env: { ...process.env, IDV_MOCK_STANDBY: asStandby ? '1' : '' } },
     );
     children.add(child);
     child.once('exit', () => children.delete(child));
-    const prism = { child, port, stderrTail: '' };
+    const prism = { child, standby: asStandby, stderrTail: '' };
     child.stderr.on('data', (chunk) => {
       if (verbose) process.stderr.write(chunk);
       prism.stderrTail = (prism.stderrTail + chunk).slice(-4096);
     });
-    try {
-      await waitUntilListening(port, child, timeoutMs);
-    } catch (error) {
-      await stopChild(child);
-      throw error;
-    }
+    prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : timeoutMs);
+    prism.loaded = asStandby ? whenSaid(child, 'loaded', timeoutMs) : prism.listening;
+    prism.listening.catch(() => {});
+    prism.loaded.catch(() => {});
     return prism;
   }
 
-  function prepareSpare() {
+  function prepareStandby() {
     if (!useSpare || stopping) return;
-    const next = launch();
-    spare = next;
-    next.then(
-      (prism) =>
-        prism.child.once('exit', () => {
-          if (spare !== next || stopping) return;
-          spare = undefined;
-          setTimeout(prepareSpare, 1_000);
-        }),
-      () => {
-        if (spare === next) spare = undefined;
-      },
-    );
+    const next = launch(true);
+    standby = next;
+    next.child.once('exit', () => {
+      if (standby !== next || stopping) return;
+      standby = undefined;
+      setTimeout(prepareStandby, 1_000);
+    });
   }
 
-  function activate(prism) {
+  async function serve(prism) {
+    try {
+      await prism.listening;
+    } catch (error) {
+      await stopChild(prism.child);
+      throw error;
+    }
     active = prism;
     prism.child.once('exit', (code, signal) => replace(prism, code, signal));
   }
 
-  function replace(exited, code, signal) {
+  async function replace(exited, code, signal) {
     if (stopping || exited !== active) return;
     const began = performance.now();
     const why = (/^\w*Error: .*$/m.exec(exited.stderrTail)?.[0] ?? (signal ? `signal ${signal}` : `code ${code}`)).slice(0, 200);
-    ready = (async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const waiting = spare;
-          spare = undefined;
-          let next = waiting ? await waiting.catch(() => undefined) : undefined;
-          if (!next || next.child.exitCode !== null || next.child.signalCode !== null) next = await launch();
-          if (stopping) throw new Error('stopped');
-          activate(next);
-          log(`Mock of the ${labels[name]}: Prism exited (${why}); restarted, answering again after ${((performance.now() - began) / 1000).toFixed(1)} s`);
-          prepareSpare();
-          return next.port;
-        } catch (error) {
-          if (stopping) throw error;
-          if (attempt >= restartAttempts) {
-            log(`Mock of the ${labels[name]}: Prism exited (${why}) and could not be restarted: ${error.message}`);
-            throw error;
-          }
-          await delay(1_000);
+    for (let attempt = 1; !stopping; attempt++) {
+      const next = standby ?? launch(false);
+      standby = undefined;
+      try {
+        if (next.standby) {
+          await next.loaded;
+          next.child.send({ prism: 'listen' });
         }
+        await serve(next);
+        log(`Mock of the ${labels[name]}: Prism exited (${why}); restarted, answering again after ${((performance.now() - began) / 1000).toFixed(1)} s`);
+        prepareStandby();
+        return;
+      } catch (error) {
+        await stopChild(next.child);
+        if (stopping) return;
+        if (attempt >= restartAttempts) return log(`Mock of the ${labels[name]}: Prism exited (${why}) and could not be restarted: ${error.message}`);
+        await delay(1_000);
       }
-    })();
-    ready.catch(() => {});
+    }
   }
 
   return {
-    start() {
-      ready = launch().then((prism) => {
-        activate(prism);
-        prepareSpare();
-        return prism.port;
-      });
-      return ready;
+    async start() {
+      await serve(launch(false));
+      prepareStandby();
     },
-    /** Prism's port once it answers, waiting through a restart. */
-    upstream: () => ready,
     pid: () => active?.child.pid,
-    /** Resolves once a spare is answering (at once without `spare`). */
-    spareReady: async () => {
-      while (useSpare && !stopping && !(await spare?.then(() => true, () => false))) await delay(100);
+    /** Resolves once a standby is loaded (at once without `spare`). */
+    async spareReady() {
+      while (useSpare && !stopping && !(await standby?.loaded.then(() => true, () => false))) await delay(100);
     },
     async stop() {
       stopping = true;
@@ -164,59 +148,31 @@ function supervise(name, document, { verbose, timeoutMs, log, spare: useSpare })
   };
 }
 
-function listen(server, host, preferred) {
-  return new Promise((resolve, reject) => {
-    const attempt = (port) => {
-      server.once('error', (error) => {
-        if (error.code === 'EADDRINUSE' && port !== 0) attempt(0);
-        else reject(error);
-      });
-      server.listen(port, host, () => resolve(server.address().port));
-    };
-    attempt(preferred);
-  });
-}
-
-function close(server) {
-  if (!server.listening) return Promise.resolve();
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
 /**
- * Starts one Prism per interface, each behind a guard on `host` (127.0.0.1 unless told otherwise). A port
- * of 0, or a port that is taken, gets a free port. A Prism that exits is restarted, and `log` (console.log
- * by default) gets one line about it; `spare` keeps a second Prism per interface ready for that. Returns
- * the URLs and a `stop()` that ends everything.
+ * Starts one Prism per interface on `host` (127.0.0.1 unless told otherwise); each answers a malformed
+ * request target with 400 (prism-preload.mjs). A port of 0, or a port that is taken, gets a free port. A
+ * Prism that exits is replaced, and `log` (console.log by default) gets one line about it; `spare` keeps a
+ * standby Prism per interface loaded for that. Returns the URLs and a `stop()` that ends everything.
  */
 export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, spare = false } = {}) {
   const supervisors = [];
-  const guards = [];
   // What Prism serves: the bundles with their response examples completed (fill-examples.mjs).
   const served = mkdtempSync(join(tmpdir(), 'idv-mock-'));
   const stop = async () => {
-    await Promise.all(guards.map(close));
     await Promise.all(supervisors.map((s) => s.stop()));
     rmSync(served, { recursive: true, force: true });
   };
   try {
     const urls = {};
-    const starting = [];
-    for (const name of Object.keys(bundles)) {
+    const names = Object.keys(bundles);
+    for (const name of names) {
       const document = join(served, `${name}.json`);
       writeFileSync(document, JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(bundles[name], 'utf8')))));
-      const prism = supervise(name, document, { verbose, timeoutMs, log, spare });
-      supervisors.push(prism);
-      const start = prism.start();
-      start.catch(() => {}); // awaited below, with the other one
-      starting.push(start);
-      const guard = createGuard({ upstream: prism.upstream });
-      guards.push(guard);
-      const port = await listen(guard, host, ports[name] ?? 0);
+      const port = await freePort(host, ports[name] ?? 0);
+      supervisors.push(supervise(name, document, { host, port, verbose, timeoutMs, log, spare }));
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     }
-    await Promise.all(starting);
-    const names = Object.keys(bundles);
+    await Promise.all(supervisors.map((s) => s.start()));
     return {
       urls,
       stop,
