@@ -12,7 +12,7 @@ const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const key = 'ck_test_cli_config_0000';
 const callbackKey = 'cb_test_cli_config_0000';
 const runCli = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
-const flags = ['--host', '--port', '--config', '--seed', '--rate-limit', '--block-seconds', '--help'];
+const flags = ['--host', '--port', '--config', '--seed', '--rate-limit', '--block-seconds', '--admin-token', '--quiet', '--help'];
 const usage = 'Usage: npm run sandbox -- [options]';
 
 function configFile(name: string, text: string) {
@@ -71,9 +71,9 @@ describe('npm run sandbox, its flags', () => {
     expect(stderr).toBe(`Port ${port} on 127.0.0.1 is taken; choose another with --port.\n`);
   });
 
-  it('serves the companies of a configuration file, names them, prints no key, and stops on SIGTERM', async () => {
+  it('serves the companies of a configuration file, names them, prints no key or admin token, and stops on SIGTERM', async () => {
     const file = configFile('companies.json', JSON.stringify({ companies: [{ name: 'Acme (test)', companyKey: key, callbackApiKey: callbackKey }] }));
-    const child = spawn(process.execPath, [cli, '--port', '0', '--config', file, '--seed', '7', '--rate-limit', '100', '--block-seconds', '5'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--config', file, '--seed', '7', '--rate-limit', '100', '--block-seconds', '5', '--admin-token', 'adm_test_cli_token_0000'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
