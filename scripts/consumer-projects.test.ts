@@ -1,4 +1,4 @@
-// The published packages as a user gets them: `npm pack` the types and the client, extract the tarballs
+// The published packages as a user gets them: `npm pack` every publishable package, extract the tarballs
 // into a temporary project's node_modules (their registry dependencies linked from this workspace, so
 // nothing is downloaded), and compile and run the consumer projects of scripts/fixtures/consumers against
 // an in-process sandbox: ESM NodeNext, CommonJS require (Node 20.19+), moduleResolution bundler (bundled
@@ -11,10 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ESM script without type declarations
+import { publishablePackages } from './check-package.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = join(root, 'scripts/fixtures/consumers');
-const packed = ['packages/types', 'packages/client'];
+const packed: string[] = publishablePackages(join(root, 'packages')).map((dir: string) => dir.slice(root.length));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
 type Run = { status: number | null; output: string };
@@ -74,8 +76,9 @@ afterAll(async () => {
 });
 
 describe('the packed packages', () => {
-  it('are the types and the client, each declaring the Node versions it runs on, which this Node satisfies', () => {
-    expect(Object.keys(packages).sort()).toEqual(['@idv-toolkit/client', '@idv-toolkit/types']);
+  it('are every publishable package, each declaring the Node versions it runs on, which this Node satisfies', () => {
+    expect(Object.keys(packages)).toEqual(expect.arrayContaining(['@idv-toolkit/client', '@idv-toolkit/types', '@idv-toolkit/sandbox']));
+    expect(Object.keys(packages)).toHaveLength(packed.length);
     for (const { manifest } of Object.values(packages)) expect(manifest.engines?.node).toBe('>=20.19');
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     expect(major > 20 || (major === 20 && minor >= 19)).toBe(true);
