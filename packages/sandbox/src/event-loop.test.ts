@@ -40,8 +40,8 @@ it('the worst export leaves the event loop free: under 50 ms of work between tur
   const datasets = Array.from({ length: 900 }, (_, i) => `dataset-${i}-`.padEnd(1_000, 'x'));
   const { id } = (await post(t.url, '/begin', { companyKey: keyA, configId: 'cfg-kyc-standard-01', name, general: { checkScreening: true, screeningDatasets: datasets } })).json;
   const jpeg = 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==';
-  for (let i = 0; i < 450; i++) await t.sandbox.invoke('uploadFile', { companyKey: keyA, sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address', content: jpeg });
-  await t.sandbox.invoke('sandboxCompleteSession', { companyKey: keyA, sessionId: id, result: 'approved' });
+  for (let i = 0; i < 450; i++) await post(t.url, '/upload-file', { companyKey: keyA, sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address', content: jpeg });
+  await post(t.url, '/sandbox/complete-session', { companyKey: keyA, sessionId: id, result: 'approved' });
   const exportAll = () => post(t!.url, '/export-session-as-pdf', { companyKey: keyA, sessionId: id, exportSession: true, exportScreening: true, exportProofOfAddress: true });
   // The first exports of a process compile pdf-lib's code (JIT): not a request's own work.
   for (let i = 0; i < 3; i++) expect((await exportAll()).status).toBe(200);

@@ -167,8 +167,11 @@ describe('W3 and W8: limits on what a request may hold', () => {
 
   it('a body over the limit of its operation is refused: 1 MiB for begin, 16 MiB for uploads', async () => {
     t = await startSandbox();
-    const big = JSON.stringify({ companyKey: keyA, configId: 'x'.repeat(defaultLimits.maxBodyBytes) });
-    expect((await post(t.url, '/begin', big)).json).toEqual({ argumentError: 'wrong-parameters' });
+    // Every string, array and object within its own limits; only the body as a whole is too large.
+    const general = { notes: Array.from({ length: 1_000 }, () => 'x'.repeat(1_100)) };
+    expect(JSON.stringify(general).length).toBeGreaterThan(defaultLimits.maxBodyBytes);
+    expect((await post(t.url, '/begin', { companyKey: keyA, general })).json).toEqual({ argumentError: 'wrong-parameters' });
+    expect(t.sandbox.state.sessions.count(keyA)).toBe(0);
   });
 });
 
