@@ -22,7 +22,8 @@ export async function checkPackage(dir) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const { messages } = await publint({ pkgDir: dir, strict: true });
   const problems = messages.map((message) => `publint: ${formatMessage(message, pkg) ?? message.code}`);
-  // ESM only by design: require() of an ESM package is not a goal, so CJS resolution modes are not checked.
+  // ESM only. CommonJS callers load it through require(esm) (Node 20.19+, TypeScript 5.8+ `nodenext`), which
+  // scripts/consumer-projects.test.ts runs; attw's CJS modes assume older TypeScript, so they are not checked.
   const attw = spawnSync('npx', ['--no-install', 'attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii'], { cwd: dir, encoding: 'utf8' });
   if (attw.status !== 0) problems.push(`attw --pack: ${attw.stdout.trim() || attw.stderr.trim()}`);
   return problems;
