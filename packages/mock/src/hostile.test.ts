@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMocks } from './index.mjs';
 
 /** Sends `head` (and `body`) as written on a raw socket; resolves with the status code, 0 if none came. */
-function raw(url: string, head: string, body = ''): Promise<number> {
+function raw(url: string, head: string, body = '', host = '127.0.0.1'): Promise<number> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -15,7 +15,7 @@ function raw(url: string, head: string, body = ''): Promise<number> {
     socket.on('data', (chunk) => (data += chunk));
     socket.on('error', done);
     socket.on('close', done);
-    socket.write(`${head}\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`${head}\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 }
 
@@ -63,6 +63,13 @@ describe('a mock under malformed request targets', () => {
     }
     expect((await listGroups(mocks.urls.current)).status).toBe(200);
     expect((await legacyResult(mocks.urls.legacy)).status).toBe(200);
+  });
+
+  it.each(['[', '%', '', 'x:99999'])('answers a Host header of %j without a 5xx, and stays up', async (host) => {
+    const status = await raw(mocks.urls.current, 'POST /list-groups HTTP/1.1', '{"companyKey":"ck_test_not_a_real_key_0000"}', host);
+    expect(status).toBeGreaterThanOrEqual(200);
+    expect(status).toBeLessThan(500);
+    expect((await listGroups(mocks.urls.current)).status).toBe(200);
   });
 
   it('still serves well-formed targets, absolute-form and encoded ones included', async () => {

@@ -38,7 +38,7 @@ function stopChild(child) {
 /** Resolves when `child` sends `{ prism: what }`; rejects if it exits first or time runs out. */
 function whenSaid(child, what, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`Prism did not start within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => done(new Error(`Prism did not start within ${timeoutMs} ms`)), timeoutMs).unref();
     const onMessage = (message) => message?.prism === what && done();
     const onExit = (code, signal) => done(new Error(`Prism exited with ${code ?? signal} while starting`));
     function done(error) {
