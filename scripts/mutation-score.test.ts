@@ -1,0 +1,32 @@
+// The score `npm run mutation` prints is the issue's: killed / (killed + survived), a timeout counting as
+// killed and a mutant no test reaches as survived; ignored mutants and compile errors do not count.
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ESM script without type declarations
+import { formatScores, scoreOf } from './mutation.mjs';
+
+const mutants = (...statuses: string[]) => ({ mutants: statuses.map((status, id) => ({ id: String(id), status })) });
+
+describe('the mutation score', () => {
+  const rows = scoreOf({
+    files: {
+      'a.ts': mutants('Killed', 'Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError'),
+      'b.ts': mutants('Killed'),
+      'c.ts': mutants('Ignored'),
+    },
+  });
+
+  it('counts timeouts as caught and mutants without coverage as missed, per file and in all', () => {
+    expect(rows.map((row: { file: string; score: number | null }) => [row.file, row.score])).toEqual([['a.ts', 60], ['b.ts', 100], ['c.ts', null], ['all', (100 * 4) / 6]]);
+    expect(rows[0]).toMatchObject({ killed: 2, timeout: 1, survived: 1, noCoverage: 1, ignored: 1, errors: 1 });
+  });
+
+  it('prints each file with its score and its caught / missed counts', () => {
+    expect(formatScores('scripts', rows).split('\n')).toEqual([
+      'scripts: score, killed + timeout / survived + no coverage',
+      '   60.0%  3 / 2  a.ts (1 without coverage)',
+      '  100.0%  1 / 0  b.ts',
+      '     n/a  0 / 0  c.ts',
+      '   66.7%  4 / 2  all (1 without coverage)',
+    ]);
+  });
+});
