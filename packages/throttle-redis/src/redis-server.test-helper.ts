@@ -58,8 +58,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
       if (attempt >= 2) throw error;
     }
   }
+  // Should the run end without its teardown (killed, crashed), the server still goes with it.
+  const stopAtExit = () => server!.kill('SIGTERM');
+  process.once('exit', stopAtExit);
   return () =>
     new Promise<void>((resolve) => {
+      process.off('exit', stopAtExit);
+      if (server!.exitCode !== null) return resolve();
       server!.once('exit', () => resolve());
       server!.kill('SIGTERM');
     });
