@@ -26,4 +26,12 @@ describe('the openapi-fetch clients', () => {
     expect(data).toBe(true);
     expect(seen).toEqual([{ company_key: fakeKey, session_token: 'session-1' }]);
   });
+
+  it('check the base URL when they are made, never repeating it', () => {
+    for (const create of [createFetchClient, createLegacyFetchClient]) {
+      expect(() => create({ companyKey: fakeKey, baseUrl: 'ftp://127.0.0.1' })).toThrow(new TypeError('baseUrl is not http(s): ftp:'));
+      expect(() => create({ companyKey: fakeKey, baseUrl: `https://api.example.org/?key=${fakeKey}` })).toThrow(new TypeError('baseUrl holds the company key'));
+      expect(() => create({ companyKey: '', baseUrl })).toThrow('companyKey is required');
+    }
+  });
 });
