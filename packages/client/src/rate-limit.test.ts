@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClient } from './index.js';
+import { createClient, createLegacyClient } from './index.js';
 import { createThrottle, sharedThrottle, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
 import { settle, virtualClock } from './virtual-clock.test-helper.js';
@@ -168,6 +168,19 @@ describe('the throttle of clients', () => {
     await Promise.all(calls);
     expect(sent).toHaveLength(601);
     expect(sharedThrottle(clock)).toBe(sharedThrottle(clock));
+  });
+
+  it('shares the default budget between the current and the legacy client too', async () => {
+    const clock = virtualClock();
+    const { fetch, sent } = fakeFetch(() => json({ result: 'approved' }));
+    const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
+    const legacy = createLegacyClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
+    const calls = Array.from({ length: 601 }, (_, i) => (i < 300 ? idv.listGroups() : legacy.getResult({ session_token: 'session-1' })));
+    await settle();
+    expect(sent).toHaveLength(600);
+    await clock.advance(61_000);
+    await Promise.all(calls);
+    expect(sent).toHaveLength(601);
   });
 
   it('gives a client with its own perMinute a budget of its own, and none with rateLimit: false', async () => {
