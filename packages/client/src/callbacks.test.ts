@@ -23,7 +23,8 @@ describe('parseCallback', () => {
 
   it('drops the key from the event it returns, after checking it', () => {
     const { example } = webhookTable['session-change'];
-    for (const body of [JSON.stringify(example), example, new TextEncoder().encode(JSON.stringify(example))]) {
+    const bytes = new TextEncoder().encode(JSON.stringify(example));
+    for (const body of [JSON.stringify(example), example, bytes, bytes.buffer]) {
       const event = parseCallback(body, options);
       expect(Object.keys(event)).not.toContain('callbackApiKey');
       expect(JSON.stringify(event)).not.toContain(callbackApiKey);
@@ -159,6 +160,7 @@ describe('sizes in bytes', () => {
     expect(reasonOf(() => parseCallback(text, { callbackApiKey, maxBytes: 300 }))).toBe('accepted');
     expect(reasonOf(() => parseCallback(text, { callbackApiKey, maxBytes: 299 }))).toBe('too-large');
     expect(reasonOf(() => parseCallback(new TextEncoder().encode(text), { callbackApiKey, maxBytes: 299 }))).toBe('too-large');
+    expect(reasonOf(() => parseCallback(new TextEncoder().encode(text).buffer, { callbackApiKey, maxBytes: 299 }))).toBe('too-large');
     expect(reasonOf(() => parseCallback(JSON.parse(text), { callbackApiKey, maxBytes: 299 }))).toBe('too-large');
     expect(reasonOf(() => parseCallback(JSON.parse(text), { callbackApiKey, maxBytes: 300 }))).toBe('accepted');
   });

@@ -76,7 +76,8 @@ function expectedKey(options: CallbackOptions): string {
 const tooLarge = (max: number) => new CallbackError('too-large', `The callback body is over ${max} bytes`);
 
 /**
- * Parses a callback body (the raw text or bytes, or JSON your framework already parsed) and checks it.
+ * Parses a callback body (the raw text, bytes as a Uint8Array or ArrayBuffer, or JSON your framework
+ * already parsed) and checks it.
  * Throws a CallbackError when the body is over `maxBytes`, the key is wrong, the body is not one of the
  * six documented events, or a field breaks its rule. The returned event has no `callbackApiKey`.
  * The service may deliver an event more than once: make your handling idempotent (for session-change,
@@ -86,6 +87,7 @@ export function parseCallback(body: unknown, options: CallbackOptions): Callback
   const key = expectedKey(options);
   const max = limitOf(options);
   let event: unknown = body;
+  if (body instanceof ArrayBuffer) body = new Uint8Array(body);
   if (body instanceof Uint8Array) {
     if (body.byteLength > max) throw tooLarge(max);
     event = new TextDecoder().decode(body);
