@@ -56,7 +56,7 @@ beforeAll(async () => {
     packages[name] = { dir: target, manifest: JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) };
   }
   // Registry dependencies come from this workspace's install (the versions the lock file pins).
-  const external = new Set(['@types/node', ...Object.values(packages).flatMap(({ manifest }) => Object.keys(manifest.dependencies ?? {}))]);
+  const external = new Set([...Object.values(packages).flatMap(({ manifest }) => Object.keys(manifest.dependencies ?? {}))]);
   for (const name of external) {
     if (packages[name]) continue;
     mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
