@@ -83,5 +83,12 @@ describe('the breaking-change check on the command line', () => {
     expect(code).toBe(0);
     expect(output).toBe('openapi/released/fixture.json: updated');
     expect(JSON.parse(readFileSync(join(root, 'openapi/released/fixture.json'), 'utf8')).paths['/delete-blacklist-record']).toBeUndefined();
+    expect(await check(['--update-snapshots'], { root })).toEqual({ code: 0, output: 'openapi/released/fixture.json: unchanged' });
+  });
+
+  it('fails with what redocly said when a description cannot be read, for the command to exit 2', async () => {
+    const root = repository('broken', () => {});
+    writeFileSync(join(root, 'openapi/fixture.json'), '{ "openapi": "3.1.0", "paths": ');
+    await expect(check([], { root })).rejects.toThrow(/^redocly bundle failed: bundling openapi\/fixture\.json.*\nFailed to parse API description at .*fixture\.json:\n {2}- unexpected end/);
   });
 });
