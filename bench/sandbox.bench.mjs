@@ -23,11 +23,16 @@ function startProcess(args) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout.on('data', (chunk) => {
+    const read = (chunk) => {
       output += chunk;
       const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (url) resolve({ url, child, startupMs: Number(process.hrtime.bigint() - began) / 1e6 });
-    });
+      if (!url) return;
+      // Once started, the sandbox logs a line per request: drain it without keeping or searching it.
+      child.stdout.off('data', read);
+      child.stdout.resume();
+      resolve({ url, child, startupMs: Number(process.hrtime.bigint() - began) / 1e6 });
+    };
+    child.stdout.on('data', read);
     child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
   });
 }
