@@ -76,6 +76,6 @@ export type RedisThrottleOptions = RedisStoreOptions & {
  */
 export function createRedisThrottle(options: RedisThrottleOptions): Throttle & { store: RedisStore; close(): Promise<void> } {
   const store = createRedisStore(options);
-  const throttle = createThrottle(options.perMinute ?? 600, { store, ...(options.clock ? { clock: options.clock } : {}) });
+  const throttle = createThrottle(options.perMinute ?? 600, { store, clock: options.clock });
   return { acquire: (signal) => throttle.acquire(signal), store, close: () => store.close() };
 }

@@ -1,18 +1,21 @@
-// One backend of a fleet, run as its own process by fleet.test.ts: makes `calls` calls at once through
-// the Redis throttle against the sandbox, reports each outcome to the parent as it comes, and aborts
-// whatever still waits when the parent says so.
+// One backend of a fleet, run as its own process by fleet.test.ts: once told the sandbox's URL, makes
+// `calls` calls at once through the Redis throttle, reports each outcome to the parent as it comes, and
+// aborts whatever still waits when the parent says so.
 import { createClient } from '@idv-toolkit/client';
 import { createRedisThrottle } from '@idv-toolkit/throttle-redis';
 
-const [baseUrl, redisUrl, budget, perMinute, calls, companyKey] = process.argv.slice(2);
+const [redisUrl, budget, perMinute, calls, companyKey] = process.argv.slice(2);
 const throttle = createRedisThrottle({ redis: redisUrl, budget, perMinute: Number(perMinute) });
-const idv = createClient({ companyKey, baseUrl, throwOnError: false, retry: false, rateLimit: { throttle } });
 const controller = new AbortController();
-process.on('message', (message) => {
-  if (message === 'abort') controller.abort(new Error('the test is over'));
+const baseUrl = await new Promise((resolve) => {
+  process.on('message', (message) => {
+    if (message === 'abort') controller.abort(new Error('the test is over'));
+    else if (message?.baseUrl) resolve(message.baseUrl);
+  });
+  process.send({ ready: true });
 });
 
-process.send({ ready: true });
+const idv = createClient({ companyKey, baseUrl, throwOnError: false, retry: false, rateLimit: { throttle } });
 const outcomes = await Promise.all(
   Array.from({ length: Number(calls) }, async () => {
     const { response } = await idv.listGroups(undefined, { signal: controller.signal });
