@@ -3,7 +3,7 @@
 // was not aborted gets through, and calls get through in the order they were made.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createThrottle } from './rate-limit.js';
+import { createThrottle, memoryStore, type ThrottleStore } from './rate-limit.js';
 import { virtualClock } from './virtual-clock.test-helper.js';
 
 const minute = 60_000;
@@ -19,10 +19,15 @@ type Call = { index: number; sentAt?: number; aborted: boolean; rejected: boolea
 
 type Step = { gapMs: number; burst: number; abortAfterMs: number | undefined };
 
-async function play(perMinute: number, steps: Step[]) {
+type StoreKind = 'in-process log' | 'shared store';
+
+async function play(perMinute: number, steps: Step[], kind: StoreKind) {
   const clock = virtualClock(1_700_000_000_000);
+  // A shared store answers later (as Redis does), which takes the throttle's other path: the queue's head asks.
+  const log = memoryStore(clock);
+  const store: ThrottleStore | undefined = kind === 'shared store' ? { take: async (limit, windowMs) => (await null, log.take(limit, windowMs)) } : undefined;
   // No margin: the property holds for the bare window, so no slack can hide a fault.
-  const throttle = createThrottle(perMinute, { clock, marginMs: 0 });
+  const throttle = createThrottle(perMinute, { clock, marginMs: 0, store });
   const calls: Call[] = [];
   const order: number[] = [];
   for (const { gapMs, burst, abortAfterMs } of steps) {
@@ -53,11 +58,11 @@ async function play(perMinute: number, steps: Step[]) {
   return { calls, order };
 }
 
-describe('the throttle, on random call patterns', () => {
+describe.each<StoreKind>(['in-process log', 'shared store'])('the throttle with its %s, on random call patterns', (kind) => {
   it('never sends more than perMinute in any 60 s window, and lets every call that was not aborted through, in order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 8 }), fc.array(step, { minLength: 1, maxLength: 12 }), async (perMinute, steps) => {
-        const { calls, order } = await play(perMinute, steps);
+        const { calls, order } = await play(perMinute, steps, kind);
         const sends = calls.flatMap((call) => (call.sentAt === undefined ? [] : [call.sentAt])).sort((a, b) => a - b);
         // Any window [t, t + 60 s) holding perMinute + 1 sends would contain sends i and i + perMinute.
         for (let i = 0; i + perMinute < sends.length; i++) expect(sends[i + perMinute]! - sends[i]!).toBeGreaterThanOrEqual(minute);
