@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createClient, createLegacyClient } from './index.js';
-import { createThrottle, sharedThrottle, type ThrottleStore } from './rate-limit.js';
+import { createThrottle, sharedThrottle, systemClock, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
 import { settle, virtualClock } from './virtual-clock.test-helper.js';
 
@@ -181,6 +181,13 @@ describe('the throttle of clients', () => {
     await clock.advance(61_000);
     await Promise.all(calls);
     expect(sent).toHaveLength(601);
+  });
+
+  it('shares the default budget even between two copies of the package in one process', async () => {
+    // A second instance of the module, as a second version of the package in node_modules would be.
+    const copy: typeof import('./rate-limit.js') = await import(/* @vite-ignore */ `./rate-limit.js?copy=${Date.now()}`);
+    expect(copy.systemClock).not.toBe(systemClock);
+    expect(copy.sharedThrottle()).toBe(sharedThrottle());
   });
 
   it('gives a client with its own perMinute a budget of its own, and none with rateLimit: false', async () => {

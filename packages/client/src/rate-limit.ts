@@ -194,12 +194,19 @@ export function createThrottle(perMinute: number, options: ThrottleOptions | Clo
 }
 
 const shared = new WeakMap<Clock, Throttle>();
+const sharedKey: unique symbol = Symbol.for('@idv-toolkit/client:shared-throttle');
 
 /**
  * The process's default throttle: every client made without `rateLimit` uses this one, so two clients
  * with default settings share the service's 600 requests a minute (the limit is per IP, not per client).
  */
 export function sharedThrottle(clock: Clock = systemClock): Throttle {
+  if (clock === systemClock) {
+    // Kept on globalThis, so that two copies of this package in one process (two versions in
+    // node_modules, say) still share one budget: the service counts the IP, not the copy.
+    const registry = globalThis as { [sharedKey]?: Throttle };
+    return (registry[sharedKey] ??= createThrottle(600));
+  }
   let throttle = shared.get(clock);
   if (!throttle) shared.set(clock, (throttle = createThrottle(600, { clock })));
   return throttle;
