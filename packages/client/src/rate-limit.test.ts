@@ -124,6 +124,7 @@ describe('the throttle', () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const controller = new AbortController();
     const waiting = throttle.acquire(controller.signal);
+    await settle();
     const delays = timers.mock.calls.map((call) => Number(call[1]));
     vi.restoreAllMocks();
     controller.abort(new Error('done'));

@@ -151,16 +151,13 @@ export function createThrottle(perMinute: number, options: ThrottleOptions | Clo
   return {
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      if (fastPath && !pumping && queue.length === 0) {
-        // Nobody waits and the log is in this process: a free slot is taken without a promise chain.
-        const wait = store.take(limit, windowMs) as number;
-        return wait <= 0 ? Promise.resolve() : enqueue(signal, wait);
-      }
-      return enqueue(signal, 0);
+      // Nobody waits and the log is in this process: a free slot is taken without a promise chain.
+      if (fastPath && !pumping && queue.length === 0 && (store.take(limit, windowMs) as number) <= 0) return Promise.resolve();
+      return enqueue(signal);
     },
   };
 
-  function enqueue(signal: AbortSignal | undefined, firstWait: number): Promise<void> {
+  function enqueue(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter: Waiter = {
@@ -174,22 +171,8 @@ export function createThrottle(perMinute: number, options: ThrottleOptions | Clo
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
       queue.push(waiter);
-      if (!pumping) void startPump(firstWait);
+      if (!pumping) void pump();
     });
-  }
-
-  async function startPump(firstWait: number) {
-    if (firstWait > 0) {
-      pumping = true;
-      idle = new AbortController();
-      try {
-        await clock.sleep(firstWait, idle.signal);
-      } catch {
-        // Nobody waits any more.
-      }
-      idle = undefined;
-    }
-    await pump();
   }
 }
 
