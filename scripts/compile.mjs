@@ -6,7 +6,7 @@
 // `isolatedDeclarations` on, so `tsc` rejects an export whose type would need inference. Type errors are
 // caught by the type check in `npm test` (scripts/typecheck.test.ts), not here.
 // Run from a package folder: `node ../../scripts/compile.mjs`.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { isolatedDeclarationSync, transformSync } from 'rolldown/experimental';
 
@@ -31,16 +31,22 @@ function sourceMap(map, source, output, text) {
   });
 }
 
-function write(path, code, map, source, text) {
+/** Writes `path` (its place in dist/) and its map into the staging folder, `at`. */
+function write(at, path, code, map, source, text) {
   // A script with a shebang is a package `bin`: it must stay executable once dist/ is rebuilt.
-  writeFileSync(path, `${code.endsWith('\n') ? code : `${code}\n`}//# sourceMappingURL=${basename(path)}.map\n`, { mode: code.startsWith('#!') ? 0o755 : 0o644 });
-  writeFileSync(`${path}.map`, sourceMap(map, source, path, text));
+  writeFileSync(join(at, path), `${code.endsWith('\n') ? code : `${code}\n`}//# sourceMappingURL=${basename(path)}.map\n`, { mode: code.startsWith('#!') ? 0o755 : 0o644 });
+  writeFileSync(join(at, `${path}.map`), sourceMap(map, source, path, text));
 }
 
 const sources = readdirSync(sourceDir, { recursive: true })
   .map(String)
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !notShipped.test(file));
-rmSync(outputDir, { recursive: true, force: true });
+// Written into a staging folder beside dist/ (its dist/ inside is ignored by git like any dist/) and swapped
+// in at the end: a test or server reading dist/ while a build runs (npm run dev, parallel tasks) finds the
+// previous output or the new one, never a half-written or missing folder.
+const staging = `.compile-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
+mkdirSync(staging, { recursive: true });
 const problems = [];
 for (const file of sources) {
   const source = join(sourceDir, file);
@@ -58,11 +64,18 @@ for (const file of sources) {
     problems.push(...errors.map((error) => error.codeframe ?? `${source}: ${error.message}`));
     continue;
   }
-  mkdirSync(dirname(output), { recursive: true });
-  write(`${output}.js`, script.code, script.map, source, code);
-  write(`${output}.d.ts`, declaration.code, declaration.map, source, code);
+  mkdirSync(join(staging, dirname(output)), { recursive: true });
+  write(staging, `${output}.js`, script.code, script.map, source, code);
+  write(staging, `${output}.d.ts`, declaration.code, declaration.map, source, code);
 }
 if (problems.length) {
+  rmSync(staging, { recursive: true, force: true });
   console.error(problems.join('\n'));
   process.exit(1);
 }
+mkdirSync(join(staging, outputDir), { recursive: true });
+const previous = join(staging, 'previous', outputDir);
+mkdirSync(dirname(previous), { recursive: true });
+if (existsSync(outputDir)) renameSync(outputDir, previous);
+renameSync(join(staging, outputDir), outputDir);
+rmSync(staging, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,19 @@ describe('scripts/compile.mjs', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('TS9007');
     expect(run.stderr).toContain('index.ts:1');
+  });
+
+  it('swaps dist/ in whole: a failed build leaves the previous output, and no staging folder stays behind', () => {
+    compile({ 'index.ts': 'export const unit: string = "cm";\n' });
+    writeFileSync(join(dir, 'src/index.ts'), 'export const unit: string = "mm";\n');
+    writeFileSync(join(dir, 'src/broken.ts'), 'export const twice = (n: number) => n * 2;\n');
+    expect(spawnSync(process.execPath, [compiler], { cwd: dir }).status).toBe(1);
+    expect(output('index.js')).toContain('export const unit = "cm";');
+    expect(existsSync(join(dir, 'dist/broken.js'))).toBe(false);
+    rmSync(join(dir, 'src/broken.ts'));
+    expect(spawnSync(process.execPath, [compiler], { cwd: dir }).status).toBe(0);
+    expect(output('index.js')).toContain('export const unit = "mm";');
+    expect(readdirSync(dir).sort()).toEqual(['dist', 'src']);
   });
 
   it('drops output of sources that no longer exist', () => {
