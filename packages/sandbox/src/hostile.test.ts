@@ -132,6 +132,18 @@ describe('W3 and W8: limits on what a request may hold', () => {
     }
   });
 
+  it('a begin its handler refuses (a lifetime that is no number) gives back the IDs it drew', async () => {
+    t = await startSandbox({ seed: 9 });
+    expect((await post(t.url, '/begin', { companyKey: keyA, general: { sessionLifetime: 'soon' } })).json).toEqual({ argumentError: 'wrong-parameters' });
+    const next = await begin(t.url);
+    const fresh = await startSandbox({ seed: 9 });
+    try {
+      expect((await begin(fresh.url)).id).toBe(next.id);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it.each(['flags', 'steps', 'general'])('5,000 levels of JSON in begin\'s %s give 400 wrong-parameters, not 500, and consume no ID', async (field) => {
     t = await startSandbox({ seed: 5 });
     const nested = field === 'steps' ? deepArray(5_000) : deepObject(5_000);
