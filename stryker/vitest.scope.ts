@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type Reporter, type TestSpecification } from 'vitest/node';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,19 +34,29 @@ class QuickestFirst extends BaseSequencer {
   }
 }
 
-/** `projects`: each project's folder and its own vitest configuration (the one `npm test` runs). */
-export function scopeConfig(projects: [dir: string, config: TestProjectInlineConfiguration][]) {
+/**
+ * `projects`: each project's folder, its own vitest configuration (the one `npm test` runs), and the test
+ * files left out of mutation runs because they check the repository's state rather than the code's
+ * behaviour (each is named, with why, in docs/testing.md).
+ */
+export function scopeConfig(projects: [dir: string, config: TestProjectInlineConfiguration, leftOut?: string[]][]) {
   return defineConfig({
     test: {
       root,
       reporters: ['default', recordDurations],
       sequence: { sequencer: QuickestFirst },
-      projects: projects.map(([dir, config]) => ({
+      projects: projects.map(([dir, config, leftOut = []]) => ({
         ...config,
-        // Not isolated: the files of one run share the modules they import (typescript, ajv, redocly's
-        // core) instead of loading them once per file.
-        // No type tests: a mutant changes what the code does, not its types, and tsc per mutant is slow.
-        test: { ...config.test, root: join(root, dir), isolate: false, typecheck: { enabled: false } },
+        test: {
+          ...config.test,
+          root: join(root, dir),
+          exclude: [...(config.test?.exclude ?? configDefaults.exclude), ...leftOut],
+          // Not isolated: the files of one run share the modules they import (typescript, ajv, redocly's
+          // core) instead of loading them once per file.
+          isolate: false,
+          // No type tests: a mutant changes what the code does, not its types, and tsc per mutant is slow.
+          typecheck: { enabled: false },
+        },
       })),
     },
   });

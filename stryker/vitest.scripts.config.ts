@@ -1,4 +1,4 @@
 import project from '../scripts/vitest.config';
 import { scopeConfig } from './vitest.scope';
 
-export default scopeConfig([['scripts', project]]);
+export default scopeConfig([['scripts', project, ['api-compatibility.test.ts']]]);
