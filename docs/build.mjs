@@ -56,6 +56,7 @@ const operationsByPathFile = new Map();
 const operations = [];
 for (const { api } of references) {
   const source = parseYaml(readFileSync(join(root, `openapi/${api}/openapi.yaml`), 'utf8'));
+  operationsByPathFile.set(`openapi/${api}/openapi.yaml`, { api });
   for (const [path, item] of Object.entries(documents[api].paths)) {
     const operation = item.post ?? Object.values(item)[0];
     operations.push({ api, path, operationId: operation.operationId, summary: operation.summary });

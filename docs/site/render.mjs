@@ -32,7 +32,7 @@ function linkResolver(root, pages, operationsByPathFile) {
     const page = byRepoPath.get(repoPath);
     if (page) return { href: posix.relative(fromDir, page) + (fragment ? `#${fragment}` : '') };
     const operation = operationsByPathFile.get(repoPath);
-    if (operation) return { href: posix.relative(fromDir, `${operation.api}.html`) + `#operation/${operation.operationId}` };
+    if (operation) return { href: posix.relative(fromDir, `${operation.api}.html`) + (operation.operationId ? `#operation/${operation.operationId}` : '') };
     return { unpublished: repoPath, exists: existsSync(join(root, repoPath)) };
   };
 }
