@@ -19,7 +19,7 @@ const { bundle, lint, loadConfig } = await import('@redocly/openapi-core');
 const { parse } = await import('yaml');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const apis = Object.entries(parse(await readFile('openapi/redocly.yaml', 'utf8')).apis).map(([alias, { root }]) => ({ alias, name: alias.split('@')[0], root: `openapi/${root}` }));
-const served = await serveAll({ host: options.host, ports: portsFrom(options), spare: options.spare });
+const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby });
 served.printUrls();
 console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
 served.stopOnSignals();

@@ -22,7 +22,7 @@ export function serveProgram(name, description) {
     new Option('--current-port <number>', 'the port of the mock of the current interface').argParser(portNumber),
     new Option('--legacy-port <number>', 'the port of the mock of the legacy interface').argParser(portNumber),
     new Option('--sandbox-port <number>', 'the port of the sandbox').argParser(portNumber),
-    new Option('--no-spare', 'do not keep a standby Prism per mock (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+    new Option('--no-standby', 'do not keep a standby Prism per mock (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
   ];
   for (const flag of flags) program.addOption(flag);
   return program;
@@ -42,16 +42,16 @@ export async function prepare() {
 
 /**
  * Serves everything on `host`; `ports` as from portsFrom (a taken port is replaced by a free one, and the
- * printed URLs say which); `spare` keeps a spare Prism per mock ready.
+ * printed URLs say which); `standby` keeps a standby Prism per mock loaded.
  */
-export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBase: 4000 }), spare = true } = {}) {
+export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBase: 4000 }), standby = true } = {}) {
   const { startMocks } = await import('@idv-toolkit/mock');
   const { freePort } = await import('../packages/mock/src/ports.mjs');
   const { serveDocs } = await import('./serve-docs.mjs');
   const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
 
   const docs = await serveDocs({ host, port: await freePort(host, ports.docs) });
-  let mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, spare });
+  let mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, standby });
   const sandboxPort = await freePort(host, ports.sandbox);
   let sandbox = createSandbox();
   const sandboxUrl = await sandbox.listen(sandboxPort, host);
@@ -78,7 +78,7 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
       await Promise.all([mocks.stop(), sandbox.close()]);
       sandbox = createSandbox();
       await sandbox.listen(sandboxPort, host);
-      mocks = await startMocks({ host, ports: mockPorts, spare });
+      mocks = await startMocks({ host, ports: mockPorts, standby });
     },
     stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close()]),
     /** Stops everything on Ctrl-C or SIGTERM. */

@@ -8,7 +8,7 @@ import { portOffsets, portsFrom, serveAll, serveProgram } from './serve-all.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`scripts/${script}`, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-spare', '--help'];
+const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-standby', '--help'];
 
 describe.each([
   ['start.mjs', 'npm start --'],
@@ -81,7 +81,7 @@ describe('what npm start serves', () => {
   beforeAll(async () => {
     base = await freeBase();
     console.log = (line: string) => lines.push(line);
-    served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), spare: false });
+    served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), standby: false });
     served.printUrls();
     console.log = log;
   }, 120_000);

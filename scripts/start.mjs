@@ -7,7 +7,7 @@ import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';
 
 const options = parseOrExit(serveProgram('npm start --', 'Builds what changed, then serves the API reference, both Prism mocks and the stateful sandbox.'));
 await prepare();
-const served = await serveAll({ host: options.host, ports: portsFrom(options), spare: options.spare });
+const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby });
 served.printUrls();
 console.log('Press Ctrl-C to stop.');
 served.stopOnSignals();

@@ -14,7 +14,7 @@ const flags = [
   new Option('--current-port <number>', 'the port of the current interface (0, or a taken port: any free port)').default(defaultPorts.current).argParser(portNumber),
   new Option('--legacy-port <number>', 'the port of the legacy interface (0, or a taken port: any free port)').default(defaultPorts.legacy).argParser(portNumber),
   new Option('--verbose', "print Prism's log of every request").default(false),
-  new Option('--no-spare', 'do not keep a standby Prism per interface (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+  new Option('--no-standby', 'do not keep a standby Prism per interface (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
 ];
 for (const flag of flags) program.addOption(flag);
 
@@ -25,7 +25,7 @@ try {
     host: options.host,
     ports: { current: options.currentPort, legacy: options.legacyPort },
     verbose: options.verbose,
-    spare: options.spare,
+    standby: options.standby,
   });
 } catch (error) {
   console.error(`The mocks did not start: ${error.message}`);

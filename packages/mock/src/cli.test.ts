@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const cli = fileURLToPath(new URL('./cli.mjs', import.meta.url));
 
 function startCli() {
-  const child = spawn(process.execPath, [cli, '--current-port', '0', '--legacy-port', '0', '--no-spare'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--current-port', '0', '--legacy-port', '0', '--no-standby'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   const urls = new Promise<{ current: string; legacy: string }>((resolve, reject) => {
@@ -34,7 +34,7 @@ function rawStatus(url: string, head: string): Promise<number> {
 
 /** Runs the CLI to its end (for flags that end it at once). */
 const runCli = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
-const flags = ['--host', '--current-port', '--legacy-port', '--verbose', '--no-spare', '--help'];
+const flags = ['--host', '--current-port', '--legacy-port', '--verbose', '--no-standby', '--help'];
 
 describe('npm run mock, its flags', () => {
   it.each(['--help', '-h'])('%s prints the usage with every flag and what it does', (flag) => {

@@ -32,7 +32,7 @@ let mocks: Awaited<ReturnType<typeof startMocks>>;
 const said: string[] = [];
 
 beforeAll(async () => {
-  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => said.push(line), spare: true });
+  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => said.push(line), standby: true });
 }, 60_000);
 afterAll(() => mocks?.stop());
 
@@ -100,7 +100,7 @@ async function nextLine(lines: string[], before: number) {
 
 describe('a Prism process that exits', () => {
   it.each(['current', 'legacy'] as const)('is replaced by the standby within 2 s, said in one line (%s)', { timeout: 60_000 }, async (name) => {
-    await mocks.sparesReady();
+    await mocks.standbysReady();
     const before = said.length;
     const pid = mocks.prismPids()[name];
     const killed = performance.now();

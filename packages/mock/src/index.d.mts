@@ -19,12 +19,12 @@ export declare function startMocks(options?: {
   /** Where the one line about a restarted Prism goes; console.log by default. */
   log?: (line: string) => void;
   /** Keep a standby Prism per interface loaded, which takes over at once when one exits (about 150 MB each). */
-  spare?: boolean;
+  standby?: boolean;
 }): Promise<{
   urls: MockUrls;
   stop(): Promise<void>;
   /** The process IDs of the Prism processes answering now (for diagnostics and tests). */
   prismPids(): Record<MockName, number | undefined>;
-  /** Resolves once each interface has its standby loaded (at once without `spare`). */
-  sparesReady(): Promise<void>;
+  /** Resolves once each interface has its standby loaded (at once without `standby`). */
+  standbysReady(): Promise<void>;
 }>;

@@ -54,11 +54,11 @@ function whenSaid(child, what, timeoutMs) {
 }
 
 /**
- * The Prism of one interface on host:port, replaced whenever it exits until `stop()`. With `spare`, a
+ * The Prism of one interface on host:port, replaced whenever it exits until `stop()`. With `standby`, a
  * standby Prism is kept loaded (not listening), and takes over the port the moment the one serving exits;
  * without, a new Prism is started, which takes 1.5 s on an idle machine and several seconds on a busy one.
  */
-function supervise(name, document, { host, port, verbose, timeoutMs, log, spare: useSpare }) {
+function supervise(name, document, { host, port, verbose, timeoutMs, log, standby: useStandby }) {
   let stopping = false;
   let active;
   let standby;
@@ -85,7 +85,7 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, spare:
   }
 
   function prepareStandby() {
-    if (!useSpare || stopping) return;
+    if (!useStandby || stopping) return;
     const next = launch(true);
     standby = next;
     next.child.once('exit', () => {
@@ -137,9 +137,9 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, spare:
       prepareStandby();
     },
     pid: () => active?.child.pid,
-    /** Resolves once a standby is loaded (at once without `spare`). */
-    async spareReady() {
-      while (useSpare && !stopping && !(await standby?.loaded.then(() => true, () => false))) await delay(100);
+    /** Resolves once a standby is loaded (at once without `standby`). */
+    async standbyReady() {
+      while (useStandby && !stopping && !(await standby?.loaded.then(() => true, () => false))) await delay(100);
     },
     async stop() {
       stopping = true;
@@ -151,10 +151,10 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, spare:
 /**
  * Starts one Prism per interface on `host` (127.0.0.1 unless told otherwise); each answers a malformed
  * request target with 400 (prism-preload.mjs). A port of 0, or a port that is taken, gets a free port. A
- * Prism that exits is replaced, and `log` (console.log by default) gets one line about it; `spare` keeps a
+ * Prism that exits is replaced, and `log` (console.log by default) gets one line about it; `standby` keeps a
  * standby Prism per interface loaded for that. Returns the URLs and a `stop()` that ends everything.
  */
-export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, spare = false } = {}) {
+export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, standby = false } = {}) {
   const supervisors = [];
   // What Prism serves: the bundles with their response examples completed (fill-examples.mjs).
   const served = mkdtempSync(join(tmpdir(), 'idv-mock-'));
@@ -169,7 +169,7 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
       const document = join(served, `${name}.json`);
       writeFileSync(document, JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(bundles[name], 'utf8')))));
       const port = await freePort(host, ports[name] ?? 0);
-      supervisors.push(supervise(name, document, { host, port, verbose, timeoutMs, log, spare }));
+      supervisors.push(supervise(name, document, { host, port, verbose, timeoutMs, log, standby }));
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     }
     await Promise.all(supervisors.map((s) => s.start()));
@@ -177,7 +177,7 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
       urls,
       stop,
       prismPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].pid()])),
-      sparesReady: () => Promise.all(supervisors.map((s) => s.spareReady())).then(() => undefined),
+      standbysReady: () => Promise.all(supervisors.map((s) => s.standbyReady())).then(() => undefined),
     };
   } catch (error) {
     await stop();
