@@ -67,4 +67,27 @@ describe('callback delivery to a receiver that never answers', () => {
     const outcome = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
     expect(outcome).toEqual({ descriptorLimit: 1024, pending: 1100, served: 50, failed: 0, inFlight: defaultLimits.maxConnectionsPerReceiver });
   });
+
+  it('keeps the latest maxCallbackLogEntries attempts of a company, and gives up at once on events over maxQueuedCallbacks', async () => {
+    const silent = await silentReceiver();
+    sandbox = createSandbox({
+      companies: companiesFrom({ companies: [{ companyKey: key, callbackUrl: silent.url, callbackApiKey: 'cb_test_bounds_0000' }] }),
+      deliveryPolicy: { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 120_000, timeoutMs: 60_000 },
+      limits: { maxCallbackLogEntries: 5, maxQueuedCallbacks: 3, maxConnectionsPerReceiver: 2 },
+    });
+    await sandbox.listen(0, '127.0.0.1');
+    const sessions: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { json } = await sandbox.invoke('begin', { companyKey: key });
+      sessions.push((json as { id: string }).id);
+      await sandbox.invoke('sandboxCompleteSession', { companyKey: key, sessionId: sessions[i], result: 'approved' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = (await sandbox.invoke('sandboxListCallbacks', { companyKey: key })).json as { result: { sessionId: string; outcome: string }[] };
+    // 3 events queued (2 of them under way, 1 waiting its turn), 5 given up at once; the log keeps the latest 5.
+    expect(log.result).toHaveLength(5);
+    expect(log.result.map((entry) => entry.sessionId)).toEqual(sessions.slice(3));
+    expect(log.result.every((entry) => entry.outcome === 'failed')).toBe(true);
+    expect(sandbox.dispatcher.inFlight()).toBe(2);
+  });
 });
