@@ -36,21 +36,17 @@ function changesetDir(name: string, changesets: Record<string, string[]>): strin
 describe('breaking changes between copies of a document', () => {
   const base = join(tmp, 'released.json');
   const compare = (revision: string): Promise<Comparison> => compareDocuments(base, revision, { api: 'fixture' });
-  let optionalProperty: Comparison;
-  let removedOperation: Comparison;
-  let requiredField: Comparison;
-  let responseEnumValue: Comparison;
+  // Each test runs its own comparison rather than sharing ones made before all tests, so that a mutation
+  // tool sees which test reaches which line.
+  const optionalProperty = () => compare(variant('optional-property', (doc) => {
+    doc.components.schemas.AddBlacklistRecordResponse.properties.createdAt = { type: 'string', format: 'date-time', description: 'When the record was stored.' };
+  }));
+  const removedOperation = () => compare(variant('removed-operation', (doc) => delete doc.paths['/delete-blacklist-record']));
+  const requiredField = () => compare(variant('required-field', (doc) => doc.components.schemas.NewBlacklistRecord.required.push('notes')));
+  const responseEnumValue = () => compare(variant('response-enum-value', (doc) => doc.components.schemas.AddBlacklistRecordError.properties.argumentError.enum.push('record-locked')));
 
-  beforeAll(async () => {
+  beforeAll(() => {
     copyFileSync(new URL('./fixtures/breaking/released.json', import.meta.url), base);
-    [optionalProperty, removedOperation, requiredField, responseEnumValue] = await Promise.all([
-      compare(variant('optional-property', (doc) => {
-        doc.components.schemas.AddBlacklistRecordResponse.properties.createdAt = { type: 'string', format: 'date-time', description: 'When the record was stored.' };
-      })),
-      compare(variant('removed-operation', (doc) => delete doc.paths['/delete-blacklist-record'])),
-      compare(variant('required-field', (doc) => doc.components.schemas.NewBlacklistRecord.required.push('notes'))),
-      compare(variant('response-enum-value', (doc) => doc.components.schemas.AddBlacklistRecordError.properties.argumentError.enum.push('record-locked'))),
-    ]);
   });
 
   it('an unchanged copy has no change at all', async () => {
@@ -59,39 +55,44 @@ describe('breaking changes between copies of a document', () => {
     expect(same.summary).toMatchObject({ major: 0, minor: 0, patch: 0 });
   });
 
-  it('adding an optional response property is seen, is not breaking, and passes the gate without any changeset', () => {
-    expect(optionalProperty.summary.minor).toBeGreaterThan(0);
-    expect(optionalProperty.breaking).toEqual([]);
-    expect(checkBreakingGate(optionalProperty.breaking, { changesetDir: changesetDir('no-changesets', {}) })).toMatchObject({ ok: true, affected: [] });
+  it('adding an optional response property is seen, is not breaking, and passes the gate without any changeset', async () => {
+    const optional = await optionalProperty();
+    expect(optional.summary.minor).toBeGreaterThan(0);
+    expect(optional.breaking).toEqual([]);
+    expect(checkBreakingGate(optional.breaking, { changesetDir: changesetDir('no-changesets', {}) })).toMatchObject({ ok: true, affected: [] });
   });
 
-  it('removing an operation is breaking, names the operation and says why', () => {
-    expect(removedOperation.breaking).toHaveLength(1);
-    const [change] = removedOperation.breaking;
+  it('removing an operation is breaking, names the operation and says why', async () => {
+    const removed = await removedOperation();
+    expect(removed.breaking).toHaveLength(1);
+    const [change] = removed.breaking;
     expect(change).toMatchObject({ api: 'fixture', rule: 'path-removed', operation: 'POST /delete-blacklist-record (deleteBlacklistRecord)' });
     expect(change.what).toContain('/delete-blacklist-record');
     expect(formatChange(change)).toMatch(/What changed: .*removed[\s\S]*Why it breaks callers: Callers of this operation now get an error/);
   });
 
-  it('making a request field required is breaking for the request', () => {
-    expect(requiredField.breaking).toHaveLength(1);
-    expect(requiredField.breaking[0]).toMatchObject({
+  it('making a request field required is breaking for the request', async () => {
+    const required = await requiredField();
+    expect(required.breaking).toHaveLength(1);
+    expect(required.breaking[0]).toMatchObject({
       rule: 'required-properties-added',
       operation: 'POST /add-blacklist-record (addBlacklistRecord)',
       where: 'request body (application/json): query',
     });
-    expect(requiredField.breaking[0].what).toContain('notes');
-    expect(requiredField.breaking[0].why).toMatch(/requests that leave these fields out are now rejected/);
+    expect(required.breaking[0].what).toContain('notes');
+    expect(required.breaking[0].why).toMatch(/requests that leave these fields out are now rejected/);
   });
 
-  it('a new enum value in a response is breaking for the callers that read it', () => {
-    expect(responseEnumValue.breaking.map((change) => [change.rule, change.where])).toEqual([['enum-values-added', 'response 400 (application/json): argumentError']]);
-    expect(responseEnumValue.breaking[0].why).toMatch(/meet a value they do not handle/);
+  it('a new enum value in a response is breaking for the callers that read it', async () => {
+    const enumValue = await responseEnumValue();
+    expect(enumValue.breaking.map((change) => [change.rule, change.where])).toEqual([['enum-values-added', 'response 400 (application/json): argumentError']]);
+    expect(enumValue.breaking[0].why).toMatch(/meet a value they do not handle/);
   });
 
-  it('the gate fails without major changesets and names the changeset to add; adding it passes', () => {
+  it('the gate fails without major changesets and names the changeset to add; adding it passes', async () => {
+    const { breaking } = await removedOperation();
     const dir = changesetDir('minor-changesets', { 'new-field.md': ['"@idv-toolkit/types": minor', '"@idv-toolkit/client": minor'] });
-    const gate = checkBreakingGate(removedOperation.breaking, { changesetDir: dir });
+    const gate = checkBreakingGate(breaking, { changesetDir: dir });
     expect(gate.ok).toBe(false);
     expect(gate.missing).toEqual(AFFECTED_BY_BREAKING_CHANGES);
     expect(gate.suggestion.file).toBe('breaking-fixture.md');
@@ -100,12 +101,13 @@ describe('breaking changes between copies of a document', () => {
     expect(gate.message).toContain('@idv-toolkit/types (minor in new-field.md)');
 
     writeFileSync(join(dir, gate.suggestion.file), gate.suggestion.content);
-    expect(checkBreakingGate(removedOperation.breaking, { changesetDir: dir })).toMatchObject({ ok: true, majorChangesets: ['breaking-fixture.md'] });
+    expect(checkBreakingGate(breaking, { changesetDir: dir })).toMatchObject({ ok: true, majorChangesets: ['breaking-fixture.md'] });
   });
 
-  it('the gate asks only for the packages still missing a major changeset', () => {
+  it('the gate asks only for the packages still missing a major changeset', async () => {
+    const { breaking } = await requiredField();
     const dir = changesetDir('partly-major', { 'types-major.md': ['"@idv-toolkit/types": major'] });
-    const gate = checkBreakingGate(requiredField.breaking, { changesetDir: dir });
+    const gate = checkBreakingGate(breaking, { changesetDir: dir });
     expect(gate.missing).toEqual(['@idv-toolkit/openapi', '@idv-toolkit/client']);
     expect(gate.suggestion.content).toMatch(/^---\n"@idv-toolkit\/openapi": major\n"@idv-toolkit\/client": major\n---\n/);
     expect(gate.message).not.toContain('"@idv-toolkit/types": major');
