@@ -40,7 +40,7 @@ const redocBuilds = references.map(async ({ api, output }) => {
   document.info.description = `[Guides, search and the other references](index.html)\n\n${document.info.description}`;
   const input = join(work, `${api}.json`);
   writeFileSync(input, JSON.stringify(document));
-  await promisify(execFile)(process.execPath, [redocly, 'build-docs', input, '--inlineBundle', '--output', join(dist, output)]);
+  await promisify(execFile)(process.execPath, [redocly, 'build-docs', input, '--config', join(here, 'redocly.yaml'), '--inlineBundle', '--output', join(dist, output)]);
   const file = join(dist, output);
   writeFileSync(file, readFileSync(file, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, localLogo));
 });

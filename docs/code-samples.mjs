@@ -106,14 +106,18 @@ export function samplesFor(api, document, path, operation, table) {
   for (const { name, file } of files) params[name] = `\0code:await readFile('${file}')`;
   const hasParams = Object.keys(params).length > 0;
   const pathOption = Object.keys(pathValues).length ? `{ path: ${tsValue(pathValues)} }` : '';
-  const args = [hasParams || pathOption ? tsValue(params) : '', pathOption].filter(Boolean).join(', ');
+  const args = [hasParams || pathOption ? tsValue(params, '', 60) : '', pathOption].filter(Boolean).join(', ');
   const call = `await ${variable}.${methodName(api, operation.operationId)}(${args})`;
   const imports = [`import { ${factory} } from '@idv-toolkit/client';`];
   if (files.length) imports.unshift(`import { readFile } from 'node:fs/promises';`);
   const typescript = [
     ...imports,
     '',
-    `const ${variable} = ${factory}({ companyKey: process.env.IDV_COMPANY_KEY!, baseUrl: '${baseUrl}' });`,
+    // Narrow lines: Redoc's sample panel is about 60 characters wide.
+    `const ${variable} = ${factory}({`,
+    '  companyKey: process.env.IDV_COMPANY_KEY!,',
+    `  baseUrl: '${baseUrl}',`,
+    '});',
     `const result = ${call};`,
     meta.response === 'json' ? 'console.log(result);' : 'console.log(result.type, result.size); // a Blob',
     '',
@@ -133,12 +137,12 @@ export function samplesFor(api, document, path, operation, table) {
     curl = [`curl -X POST ${url} \\`, ...fields.map((field, i) => (i < fields.length - 1 ? `${field} \\` : field))].join('\n');
   } else {
     // A heredoc so that $IDV_COMPANY_KEY is expanded inside the JSON; anything else the shell would read is escaped.
-    const json = tsValue({ [keyField]: '\0code:"$IDV_COMPANY_KEY"', ...escapedForHeredoc(example) }, '', 80, true);
+    const json = tsValue({ [keyField]: '\0code:"$IDV_COMPANY_KEY"', ...escapedForHeredoc(example) }, '', 60, true);
     curl = [`curl -X POST ${url} \\`, `  -H 'Content-Type: application/json' \\`, `  -d @- <<EOF`, json, 'EOF'].join('\n');
   }
   return [
     { lang: 'TypeScript', label: 'TypeScript', source: typescript },
-    { lang: 'Shell', label: 'curl', source: `${curl}\n` },
+    { lang: 'curl', label: 'curl', source: `${curl}\n` },
   ];
 }
 
