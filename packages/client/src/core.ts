@@ -114,30 +114,42 @@ export function createCore(settings: CoreSettings) {
       onRequest?.({ operation: operationId, requestId, attempt, method: meta.method, url, headers });
       log?.('debug', requestId, `${operationId}: ${meta.method} ${url} (attempt ${attempt})`);
 
+      // The timeout races the attempt rather than aborting it through a signal: handing fetch (undici) a
+      // signal costs about 6 % of the throughput of a local call, on every call. An attempt that loses the
+      // race is let go: its connection is freed when its answer comes (below), or by Node's own 300 s header
+      // and body timeouts. A caller's own `signal` aborts the request itself.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      let attemptSignal = signal;
-      let timeout: AbortController | undefined;
-      if (timeoutMs > 0) {
-        const controller = (timeout = new AbortController());
-        timer = setTimeout(() => controller.abort(new DOMException(`the attempt timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-        attemptSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-      }
+      let timedOut = false;
       const started = performance.now();
       let response: Response | undefined;
       let text = '';
       let blob: Blob | undefined;
       let failure: { cause: unknown } | undefined;
-      try {
-        response = await fetch(url, {
+      const attemptWork = (async () => {
+        const answer = await fetch(url, {
           method: meta.method,
           headers: query ? { ...headers, [keyHeader]: companyKey } : headers,
           // A multipart body is built anew for each attempt: a FormData stream can be read only once.
           body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
-          signal: attemptSignal,
+          signal,
         });
+        // An answer that comes after its attempt was given up on: free its connection.
+        if (timedOut) return void answer.body?.cancel();
+        response = answer;
         // The body is read within the attempt's timeout too: a server may stall halfway.
         if (response.ok && meta.response === 'binary') blob = await response.blob();
         else text = await response.text();
+      })();
+      try {
+        await (timeoutMs > 0
+          ? new Promise<void>((resolve, reject) => {
+              attemptWork.then(resolve, reject);
+              timer = setTimeout(() => {
+                timedOut = true;
+                reject(new DOMException(`the attempt timed out after ${timeoutMs} ms`, 'TimeoutError'));
+              }, timeoutMs);
+            })
+          : attemptWork);
       } catch (cause) {
         failure = { cause };
       } finally {
@@ -147,7 +159,7 @@ export function createCore(settings: CoreSettings) {
       onResponse?.({ operation: operationId, requestId, attempt, durationMs, response, error: failure?.cause });
 
       if (failure || !response) {
-        const reason: NoAnswerReason = signal?.aborted ? 'aborted' : timeout?.signal.aborted ? 'timeout' : 'network';
+        const reason: NoAnswerReason = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : 'network';
         if (reason === 'aborted' || attempt > maxRetries) return noAnswer(attempt, reason, failure?.cause);
         const stop = await pause(attempt, backoffDelay(attempt - 1, retry, random), `no answer (${reason})`);
         if (stop) return stop;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClient, IdvApiError, IdvNetworkError, IdvRateLimitError } from './index.js';
 import { defaultTimeoutMs } from './operation-client.js';
 import { backoffDelay, retryAfterMs } from './retry.js';
@@ -152,11 +152,47 @@ describe('timeouts', () => {
 
   it('are on by default (one minute), and a call may change or turn off its own', async () => {
     expect(defaultTimeoutMs).toBe(60_000);
+    vi.useFakeTimers();
+    try {
+      const { fetch } = hang();
+      const idv = createClient({ ...settings, fetch, retry: false });
+      const byDefault = idv.listUsers().catch((e: unknown) => e);
+      const longer = idv.listUsers(undefined, { timeoutMs: 120_000 }).catch((e: unknown) => e);
+      const never = idv.listUsers(undefined, { timeoutMs: 0 }).catch((e: unknown) => e);
+      let settled = 0;
+      for (const call of [byDefault, longer, never]) void call.then(() => settled++);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(settled).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await byDefault).toMatchObject({ name: 'IdvNetworkError', reason: 'timeout' });
+      expect(settled).toBe(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await longer).toMatchObject({ reason: 'timeout' });
+      await vi.advanceTimersByTimeAsync(3_600_000);
+      expect(settled).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('hand fetch no signal of their own (a signal costs throughput), only the caller\'s', async () => {
     const { fetch, sent } = fakeFetch(() => json({ result: [] }));
     const idv = createClient({ ...settings, fetch });
     await idv.listUsers();
-    expect(sent[0]!.init.signal).toBeInstanceOf(AbortSignal);
-    await idv.listUsers(undefined, { timeoutMs: 0 });
-    expect(sent[1]!.init.signal).toBeUndefined();
+    expect(sent[0]!.init.signal).toBeUndefined();
+    const controller = new AbortController();
+    await idv.listUsers(undefined, { signal: controller.signal });
+    expect(sent[1]!.init.signal).toBe(controller.signal);
+  });
+
+  it('close the connection of an answer that comes after its attempt timed out', async () => {
+    let answer!: (response: Response) => void;
+    const late = new Response(new ReadableStream({ start: (controller) => controller.enqueue(new Uint8Array([1])) }));
+    const { fetch } = fakeFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const idv = createClient({ ...settings, fetch, timeoutMs: 10, retry: false });
+    await expect(idv.listUsers()).rejects.toMatchObject({ reason: 'timeout' });
+    answer(late);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(late.body!.getReader().read()).resolves.toEqual({ done: true, value: undefined });
   });
 });
