@@ -97,7 +97,7 @@ describe('an answer that does not parse', () => {
 });
 
 describe('the 529 answer', () => {
-  it('says the IP is blocked without assuming for how long, and gives Retry-After when there is one', async () => {
+  it('says the IP is blocked without assuming for how long, and keeps Retry-After when there is one', async () => {
     const { fetch } = fakeFetch((_r, i) => new Response('Too many requests', { status: 529, headers: i === 0 ? {} : { 'retry-after': '1800' } }));
     const idv = createClient({ ...settings, fetch });
     const first = (await idv.listUsers().catch((e: unknown) => e)) as IdvRateLimitError;
@@ -107,7 +107,6 @@ describe('the 529 answer', () => {
     expect(first.retryAfterMs).toBeUndefined();
     const second = (await idv.listUsers().catch((e: unknown) => e)) as IdvRateLimitError;
     expect(second.retryAfterMs).toBe(1_800_000);
-    expect(second.message).toMatch(/Retry-After: 1800 s/);
   });
 });
 

@@ -112,7 +112,7 @@ export class IdvRateLimitError extends IdvApiError<string, never> {
     super(
       context,
       body,
-      `${context.operation} was refused with HTTP 529: this IP went over the rate limit and is refused until the block ends${retryAfterMs === undefined ? '' : ` (Retry-After: ${Math.ceil(retryAfterMs / 1000)} s)`}`,
+      `${context.operation} was refused with HTTP 529: this IP went over the rate limit and is refused until the block ends`,
     );
     this.retryAfterMs = retryAfterMs;
   }
