@@ -43,7 +43,8 @@ const bodies = {
 };
 const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 
-const sandboxArgs = [sandboxCli, '--port', '0', '--rate-limit', '1000000000'];
+// add-blacklist-record stores a record a request: lift the per-company cap (50,000 by default) for the run.
+const sandboxArgs = [sandboxCli, '--port', '0', '--rate-limit', '1000000000', '--max-records', '100000000'];
 
 /** Start-up times of `starts` sandbox processes one after another, each stopped before the next. */
 async function startupTimes(starts) {

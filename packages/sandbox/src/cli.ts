@@ -3,6 +3,7 @@
 import { Option } from 'commander';
 import { command, exitWithUsage, parseOptions, UsageError, wholeNumber } from './cli-program.js';
 import { demoCompanyKey, loadCompanies, type Company } from './companies.js';
+import { defaultLimits } from './limits.js';
 
 const program = command('npm run sandbox --', 'The stateful sandbox of the identity verification service, on one origin.')
   .usage('[options]')
@@ -18,10 +19,11 @@ const flags = [
   new Option('--block-seconds <number>', 'how long an IP that exceeded the rate limit stays blocked').default(3600).argParser(wholeNumber(0)),
   new Option('--admin-token <token>', 'lets POST /sandbox/reset with this adminToken forget every company\'s data (default: only per-company resets)'),
   new Option('--quiet', 'log no line per request (method, path, operation, status, ms, company; never a key)'),
+  new Option('--max-records <number>', 'records of one kind a company may hold before wrong-parameters (benchmarks raise it)').default(defaultLimits.maxRecordsPerCompany).argParser(wholeNumber(1)),
 ];
 for (const flag of flags) program.addOption(flag);
 
-type Options = { host: string; port: number; config?: string; seed?: number; rateLimit: number; blockSeconds: number; adminToken?: string; quiet?: boolean };
+type Options = { host: string; port: number; config?: string; seed?: number; rateLimit: number; blockSeconds: number; adminToken?: string; quiet?: boolean; maxRecords: number };
 
 function read(): { options: Options; companies: Company[] } {
   try {
@@ -40,7 +42,7 @@ const { options, companies } = read();
 const { createSandbox } = await import('./server.js');
 const { batchedLines } = await import('./request-log.js');
 const log = options.quiet ? undefined : batchedLines((text) => process.stdout.write(text));
-const sandbox = createSandbox({ companies, seed: options.seed, rateLimit: options.rateLimit, blockSeconds: options.blockSeconds, adminToken: options.adminToken, log });
+const sandbox = createSandbox({ companies, seed: options.seed, rateLimit: options.rateLimit, blockSeconds: options.blockSeconds, adminToken: options.adminToken, log, limits: { maxRecordsPerCompany: options.maxRecords } });
 let origin: string;
 try {
   origin = await sandbox.listen(options.port, options.host);
