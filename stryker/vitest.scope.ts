@@ -56,6 +56,9 @@ export function scopeConfig(projects: [dir: string, config: TestProjectInlineCon
           isolate: false,
           // No type tests: a mutant changes what the code does, not its types, and tsc per mutant is slow.
           typecheck: { enabled: false },
+          // Instrumented code runs slower (property tests most of all); a mutant that hangs is caught by
+          // Stryker's own timeout, which it derives from the first run.
+          testTimeout: Math.max(config.test?.testTimeout ?? 5_000, 60_000),
         },
       })),
     },
