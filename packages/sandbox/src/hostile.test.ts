@@ -170,6 +170,18 @@ describe('W3 and W8: limits on what a request may hold', () => {
     expect(await answer.json()).toEqual({ argumentError: 'wrong-parameters' });
   });
 
+  it('a file of nearly 16 MiB is read without a 500 (base64 is never checked by a regular expression)', async () => {
+    t = await startSandbox();
+    const bytes = Buffer.alloc(12 * 1024 * 1024 - 1_000, 7);
+    bytes.set([0xff, 0xd8, 0xff]);
+    const spoofing = await post(t.url, '/check-spoofing', { companyKey: keyA, file: bytes.toString('base64') });
+    expect(spoofing.status, spoofing.text).toBe(200);
+    const { id } = await begin(t.url);
+    const upload = await post(t.url, '/upload-file', { companyKey: keyA, sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address', content: `data:image/jpeg;base64,${bytes.toString('base64')}` });
+    expect(upload.status, upload.text).toBe(200);
+    expect(t.sandbox.state.files.list(keyA)[0]!.bytes.length).toBe(bytes.length);
+  });
+
   it('limit: 1e400 (Infinity once parsed) gets wrong-parameters, never a null limit', async () => {
     t = await startSandbox();
     const answer = await post(t.url, '/list-blacklist-records', `{"companyKey":"${keyA}","query":{"limit":1e400}}`);
