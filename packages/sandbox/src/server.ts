@@ -188,6 +188,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return { status: 200, json: { result: true } };
     }
     const handler = handlers[route.operationId];
+    // Checking a large upload took a turn of its own: let other requests in before the handler's turn.
+    if (route.uploads) await new Promise<void>((resolve) => setImmediate(resolve));
     if (!handler) return { status: 501, json: { error: `The sandbox does not implement ${route.operationId} yet` } };
     // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
     const scope = ids.scope();
