@@ -37,7 +37,7 @@ const documents = Object.fromEntries(references.map(({ api }) => [api, JSON.pars
 const redocBuilds = references.map(async ({ api, output }) => {
   const table = readOperationTable(join(root, `packages/types/src/generated/${api}-operations.ts`));
   const document = withCodeSamples(api, documents[api], table);
-  document.info.description = `[Guides, search and the other references](index.html)\n\n${document.info.description}`;
+  document.info.description = `[Home: the guides and the other references](index.html)\n\n${document.info.description}`;
   const input = join(work, `${api}.json`);
   writeFileSync(input, JSON.stringify(document));
   await promisify(execFile)(process.execPath, [redocly, 'build-docs', input, '--config', join(here, 'redocly.yaml'), '--inlineBundle', '--output', join(dist, output)]);

@@ -28,10 +28,10 @@ async function open(path: string): Promise<Page> {
 describe('the landing page', () => {
   it('links to both API references, which open', async () => {
     const page = await open('');
-    await page.getByRole('link', { name: 'Current interface' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Current interface' }).click();
     await expect.poll(() => page.title()).toMatch(/Identity Verification Service API/);
     await page.goBack();
-    await page.getByRole('link', { name: 'Legacy interface' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Legacy interface' }).click();
     await expect.poll(() => page.title()).toMatch(/legacy interface/);
   });
 });
