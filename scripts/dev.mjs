@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/. On each save, in this one
-// long-lived process: bundle and regenerate the types first (the fast path), then lint, reload the mocks
-// and the sandbox, and rebuild the docs, reporting it all in one short block.
+// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ (watch-spec.mjs: every way of
+// saving, new and deleted files). On each save, in this one long-lived process: bundle and lint
+// (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep everything as it was; else
+// regenerate the types, swap in mocks of the new bundles (no request refused meanwhile), reload the
+// sandbox and rebuild the docs, reporting it all in one short block.
 import { execFile } from 'node:child_process';
-import { watch } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { quietEnv } from './run.mjs';
@@ -11,20 +12,20 @@ import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
 import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';
 
 const options = parseOrExit(
-  serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, regenerate the types, lint, reload the mocks and the sandbox, rebuild the docs.'),
+  serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, lint, and unless that finds an error, regenerate the types, reload the mocks and the sandbox, rebuild the docs.'),
 );
 await prepare();
 // Loaded once the flags are read, so that --help and a mistyped flag answer at once.
-const { bundle, lint, loadConfig } = await import('@redocly/openapi-core');
-const { parse } = await import('yaml');
+const { specChecker } = await import('./spec-check.mjs');
+const { watchSpec } = await import('./watch-spec.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
-const apis = Object.entries(parse(await readFile('openapi/redocly.yaml', 'utf8')).apis).map(([alias, { root }]) => ({ alias, name: alias.split('@')[0], root: `openapi/${root}` }));
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby });
 served.printUrls();
-console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
 served.stopOnSignals();
 
 const ms = (since) => `${Math.round(performance.now() - since)} ms`;
+// At most this many problems are printed per save; `npm run lint` lists them all.
+const shownProblems = 10;
 
 async function writeIfChanged(path, text) {
   const old = await readFile(path, 'utf8').catch(() => undefined);
@@ -33,51 +34,52 @@ async function writeIfChanged(path, text) {
   return true;
 }
 
-async function rebuild(changed) {
+function problemLines(label, problems) {
+  const shown = problems.slice(0, shownProblems).map((line) => `           ${line}`);
+  if (problems.length > shownProblems) shown.push(`           … and ${problems.length - shownProblems} more (npm run lint lists them all)`);
+  return [`  ${label}`, ...shown];
+}
+
+const checker = specChecker();
+
+async function rebuild(files) {
   const began = performance.now();
-  const lines = [`[${new Date().toLocaleTimeString()}] ${changed}`];
-  const config = await loadConfig({ configPath: 'openapi/redocly.yaml' });
-  const bundled = [];
-  for (const api of apis) {
-    const { bundle: result, problems } = await bundle({ ref: api.root, config: config.forAlias(api.alias) });
-    const errors = problems.filter((p) => p.severity === 'error');
-    if (errors.length) {
-      lines.push(`  bundle   ${api.name}: ${errors.length} error(s): ${errors[0].message}`);
-      console.log(lines.join('\n'));
-      return;
-    }
-    await mkdir('openapi/dist', { recursive: true });
-    if (await writeIfChanged(`openapi/dist/${api.name}.json`, JSON.stringify(result.parsed, null, 2))) bundled.push(api.name);
+  const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).map((file) => `openapi/${file}`).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
+  const { bundles, errors, warnings } = await checker.check();
+  if (!bundles) {
+    lines.push(...problemLines(`check    ${errors.length} error(s) (${ms(began)}); types, mocks, sandbox and docs stay as they were:`, errors));
+    return console.log(lines.join('\n'));
   }
+  lines.push(warnings.length ? problemLines(`check    ${warnings.length} warning(s) (${ms(began)}):`, warnings).join('\n') : `  check    no problems (${ms(began)})`);
+
+  const bundled = [];
+  await mkdir('openapi/dist', { recursive: true });
+  for (const [name, document] of Object.entries(bundles)) if (await writeIfChanged(`openapi/dist/${name}.json`, JSON.stringify(document, null, 2))) bundled.push(name);
   lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
   if (!bundled.length) return console.log(lines.join('\n'));
 
-  const files = await generateAll();
   const written = [];
-  for (const [name, content] of files) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
+  for (const [name, content] of await generateAll()) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
   lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save`);
 
-  const problems = [];
-  for (const api of apis) for (const p of await lint({ ref: api.root, config: config.forAlias(api.alias) })) problems.push(`${api.name}: ${p.ruleId}: ${p.message}`);
-  lines.push(`  lint     ${problems.length ? `${problems.length} problem(s)\n           ${problems.slice(0, 5).join('\n           ')}` : 'no problems'}`);
-
-  await served.reload();
-  lines.push(`  reload   mocks and sandbox (${ms(began)})`);
-  console.log(lines.join('\n'));
-
   const docsBegan = performance.now();
-  await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
-    () => console.log(`  docs     rebuilt (${ms(docsBegan)})`),
-    (error) => console.log(`  docs     failed: ${error.message.split('\n')[0]}`),
+  const docs = promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
+    () => `  docs     rebuilt (${ms(docsBegan)})`,
+    (error) => `  docs     failed: ${error.message.split('\n')[0]}`,
   );
+  try {
+    await served.reload();
+    lines.push(`  reload   mocks and sandbox answer with the change (${ms(began)})`);
+  } catch (error) {
+    lines.push(`  reload   failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`);
+  }
+  console.log(lines.join('\n'));
+  console.log(await docs);
 }
 
-let timer;
-let running = Promise.resolve();
-watch('openapi', { recursive: true }, (_event, file) => {
-  if (!file || /^(dist|released|tests|node_modules)\//.test(file) || !/\.(ya?ml)$/.test(file)) return;
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    running = running.then(() => rebuild(`openapi/${file} changed`)).catch((error) => console.log(`  failed   ${error.message}`));
-  }, 50);
-});
+// What is wrong already is said at start, and the lint results primed, so that a save lints only what it
+// changed.
+const first = await checker.check();
+if (first.errors.length) console.log(problemLines(`openapi/ has ${first.errors.length} error(s) now; a save that fixes them reloads everything:`, first.errors).join('\n'));
+await watchSpec('openapi', rebuild);
+console.log('Watching openapi/ for changes. Ctrl-C stops.\n');

@@ -51,7 +51,7 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
   const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
 
   const docs = await serveDocs({ host, port: await freePort(host, ports.docs) });
-  let mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, standby });
+  const mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, standby });
   const sandboxPort = await freePort(host, ports.sandbox);
   let sandbox = createSandbox();
   const sandboxUrl = await sandbox.listen(sandboxPort, host);
@@ -59,9 +59,7 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
   const served = {
     docs,
     sandboxUrl,
-    get mocks() {
-      return mocks;
-    },
+    mocks,
     printUrls() {
       console.log('');
       console.log(`API reference (docs)             ${docs.url}/`);
@@ -72,13 +70,18 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
       console.log('');
       console.log(`Any company key works against the mocks. The sandbox's demo company key: ${demoCompanyKey} (fake).`);
     },
-    /** Restarts the mocks and the sandbox on their ports, reading the bundles anew. */
+    /**
+     * Serves the bundles as they are now: the mocks swap in new Prisms with no request refused (and keep
+     * the old ones if the new do not start); the sandbox restarts on its port. Rejects if either fails.
+     */
     async reload() {
-      const mockPorts = { current: Number(new URL(mocks.urls.current).port), legacy: Number(new URL(mocks.urls.legacy).port) };
-      await Promise.all([mocks.stop(), sandbox.close()]);
-      sandbox = createSandbox();
-      await sandbox.listen(sandboxPort, host);
-      mocks = await startMocks({ host, ports: mockPorts, standby });
+      const restartSandbox = async () => {
+        await sandbox.close();
+        sandbox = createSandbox();
+        await sandbox.listen(sandboxPort, host);
+      };
+      const failed = (await Promise.allSettled([mocks.reload(), restartSandbox()])).find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     },
     stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close()]),
     /** Stops everything on Ctrl-C or SIGTERM. */

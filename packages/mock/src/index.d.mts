@@ -20,8 +20,16 @@ export declare function startMocks(options?: {
   log?: (line: string) => void;
   /** Keep a standby Prism per interface loaded, which takes over at once when one exits (about 150 MB each). */
   standby?: boolean;
+  /** Other bundle files to serve than the package's (for tests). */
+  bundles?: Record<MockName, string>;
 }): Promise<{
   urls: MockUrls;
+  /**
+   * Serves the bundles as they are now: a new Prism per interface accepts on the same port before the old
+   * one drains (answers what it has, then ends), so no connection is refused. Rejects, keeping the old
+   * Prisms serving, if a bundle cannot be read or a new Prism does not start.
+   */
+  reload(): Promise<void>;
   stop(): Promise<void>;
   /** The process IDs of the Prism processes answering now (for diagnostics and tests). */
   prismPids(): Record<MockName, number | undefined>;

@@ -1,12 +1,13 @@
 // Starts Prism on the bundled current and legacy descriptions, each with the request-target check of
-// prism-preload.mjs, replaces a Prism that exits, and stops them all.
+// prism-preload.mjs, replaces a Prism that exits, swaps in a Prism of new bundles with no downtime, and
+// stops them all.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withCompleteExamples } from './fill-examples.mjs';
-import { freePort } from './ports.mjs';
+import { listeningSocket } from './ports.mjs';
 
 const require = createRequire(import.meta.url);
 const prismBin = require.resolve('@stoplight/prism-cli/dist/index.js');
@@ -19,6 +20,9 @@ export const defaultPorts = { current: 4010, legacy: 4011 };
 const labels = { current: 'current interface', legacy: 'legacy interface' };
 // A replacement that fails is tried again this many times, a second apart, before the mock gives up.
 const restartAttempts = 3;
+// How long a reload waits for the new Prism: the old one answers meanwhile, so it may take its time (on a
+// machine at load 15 with two cores, Prism took 13 to 25 s to start).
+const swapTimeoutMs = 120_000;
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const hasExited = (child) => child.exitCode !== null || child.signalCode !== null;
@@ -58,17 +62,17 @@ function whenSaid(child, what, timeoutMs) {
  * standby Prism is kept loaded (not listening), and takes over the port the moment the one serving exits;
  * without, a new Prism is started, which takes 1.5 s on an idle machine and several seconds on a busy one.
  */
-function supervise(name, document, { host, port, verbose, timeoutMs, log, standby: useStandby }) {
+function supervise(name, document, { socket, host, port, verbose, timeoutMs, log, standby: useStandby }) {
   let stopping = false;
   let active;
   let standby;
   const children = new Set();
 
-  function launch(asStandby) {
+  function launch(asStandby, startTimeoutMs = timeoutMs) {
     const child = spawn(
       process.execPath,
       ['--import', preload, prismBin, 'mock', document, '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
-      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'], env: { ...process.env, IDV_MOCK_STANDBY: asStandby ? '1' : '' } },
+      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'] },
     );
     children.add(child);
     child.once('exit', () => children.delete(child));
@@ -77,11 +81,29 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, standb
       if (verbose) process.stderr.write(chunk);
       prism.stderrTail = (prism.stderrTail + chunk).slice(-4096);
     });
-    prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : timeoutMs);
-    prism.loaded = asStandby ? whenSaid(child, 'loaded', timeoutMs) : prism.listening;
+    prism.loaded = whenSaid(child, 'loaded', startTimeoutMs);
+    prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : startTimeoutMs);
     prism.listening.catch(() => {});
-    prism.loaded.catch(() => {});
+    prism.loaded.then(() => asStandby || listenOn(prism), () => {});
     return prism;
+  }
+
+  /** Has `prism` accept on the port's socket, which this process holds open for as long as the mock runs. */
+  function listenOn(prism) {
+    if (!hasExited(prism.child)) prism.child.send({ prism: 'listen' }, socket);
+  }
+
+  /** Stops `prism` accepting; it answers what it has and then ends (killed if it takes too long). */
+  function drain(prism) {
+    if (hasExited(prism.child)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const force = setTimeout(() => stopChild(prism.child).then(resolve), 15_000);
+      prism.child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      prism.child.send({ prism: 'drain' });
+    });
   }
 
   function prepareStandby() {
@@ -116,7 +138,7 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, standb
       try {
         if (next.standby) {
           await next.loaded;
-          next.child.send({ prism: 'listen' });
+          listenOn(next);
         }
         await serve(next);
         log(`Mock of the ${labels[name]}: Prism exited (${why}); restarted, answering again after ${((performance.now() - began) / 1000).toFixed(1)} s`);
@@ -137,6 +159,26 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, standb
       prepareStandby();
     },
     pid: () => active?.child.pid,
+    /**
+     * Starts a Prism on the document `next` and, once it accepts, drains the one serving: the port answers
+     * throughout. A Prism that fails to start leaves the serving one in place, and rejects. (A new file, not
+     * the old one rewritten: Prism watches its file, and restarts itself in place when it changes.)
+     */
+    async swap(next) {
+      const old = active;
+      const previous = document;
+      document = next;
+      try {
+        await serve(launch(false, Math.max(timeoutMs, swapTimeoutMs)));
+      } catch (error) {
+        document = previous;
+        throw error;
+      }
+      const oldStandby = standby;
+      standby = undefined;
+      await Promise.all([old && drain(old), stopChild(oldStandby?.child)]);
+      prepareStandby();
+    },
     /** Resolves once a standby is loaded (at once without `standby`). */
     async standbyReady() {
       while (useStandby && !stopping && !(await standby?.loaded.then(() => true, () => false))) await delay(100);
@@ -144,6 +186,7 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, standb
     async stop() {
       stopping = true;
       await Promise.all([...children].map(stopChild));
+      socket.close();
     },
   };
 }
@@ -152,9 +195,11 @@ function supervise(name, document, { host, port, verbose, timeoutMs, log, standb
  * Starts one Prism per interface on `host` (127.0.0.1 unless told otherwise); each answers a malformed
  * request target with 400 (prism-preload.mjs). A port of 0, or a port that is taken, gets a free port. A
  * Prism that exits is replaced, and `log` (console.log by default) gets one line about it; `standby` keeps a
- * standby Prism per interface loaded for that. Returns the URLs and a `stop()` that ends everything.
+ * standby Prism per interface loaded for that. `bundles` names other bundle files (for tests). Returns the
+ * URLs, a `reload()` that swaps in Prisms of the bundles as they are now without refusing a connection, and
+ * a `stop()` that ends everything.
  */
-export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, standby = false } = {}) {
+export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, standby = false, bundles: from = bundles } = {}) {
   const supervisors = [];
   // What Prism serves: the bundles with their response examples completed (fill-examples.mjs).
   const served = mkdtempSync(join(tmpdir(), 'idv-mock-'));
@@ -162,20 +207,45 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
     await Promise.all(supervisors.map((s) => s.stop()));
     rmSync(served, { recursive: true, force: true });
   };
+  const names = Object.keys(bundles);
+  let generation = 0;
+  // A new file per interface each time, all read before any is written, so a Prism never reads half a file.
+  const writeDocuments = () => {
+    const texts = names.map((name) => JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(from[name], 'utf8')))));
+    generation += 1;
+    const written = {};
+    names.forEach((name, i) => {
+      written[name] = join(served, `${name}-${generation}.json`);
+      writeFileSync(written[name], texts[i]);
+    });
+    return written;
+  };
   try {
     const urls = {};
-    const names = Object.keys(bundles);
+    const documents = writeDocuments();
     for (const name of names) {
-      const document = join(served, `${name}.json`);
-      writeFileSync(document, JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(bundles[name], 'utf8')))));
-      const port = await freePort(host, ports[name] ?? 0);
-      supervisors.push(supervise(name, document, { host, port, verbose, timeoutMs, log, standby }));
+      const { socket, port } = await listeningSocket(host, ports[name] ?? 0);
+      supervisors.push(supervise(name, documents[name], { socket, host, port, verbose, timeoutMs, log, standby }));
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     }
     await Promise.all(supervisors.map((s) => s.start()));
     return {
       urls,
       stop,
+      /** Serves the bundles as they are now; see the swap in supervise(). */
+      async reload() {
+        const next = writeDocuments();
+        const swapped = await Promise.allSettled(names.map((name, i) => supervisors[i].swap(next[name])));
+        // The file an interface's Prisms no longer read goes: the old one if it swapped, else the new one.
+        swapped.forEach((outcome, i) => {
+          const name = names[i];
+          const ok = outcome.status === 'fulfilled';
+          rmSync(ok ? documents[name] : next[name], { force: true });
+          if (ok) documents[name] = next[name];
+        });
+        const failed = swapped.find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
+      },
       prismPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].pid()])),
       standbysReady: () => Promise.all(supervisors.map((s) => s.standbyReady())).then(() => undefined),
     };

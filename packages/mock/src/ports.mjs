@@ -1,4 +1,7 @@
-import { createServer } from 'node:net';
+import { lookup } from 'node:dns/promises';
+// The function node:cluster binds its shared sockets with: a bound socket that nothing accepts on yet.
+import { _createServerHandle, createServer, isIP } from 'node:net';
+import { getSystemErrorName } from 'node:util';
 
 /** The preferred port when it is free on host, else any free port there. */
 export function freePort(host, preferred = 0) {
@@ -13,4 +16,20 @@ export function freePort(host, preferred = 0) {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A TCP socket bound on host to the preferred port when it is free (else any free port), for Prism processes
+ * to listen on in turn (index.mjs): whoever holds it open keeps the port, so it never refuses a connection
+ * while one Prism hands over to another. Resolves to `{ socket, port }`; `socket.close()` frees it.
+ */
+export async function listeningSocket(host, preferred = 0) {
+  const address = isIP(host) ? host : (await lookup(host)).address;
+  // libuv reports a taken port only when the socket starts listening, in the Prism; ask first.
+  const port = await freePort(address, preferred);
+  const socket = _createServerHandle(address, port, isIP(address));
+  if (typeof socket === 'number') throw Object.assign(new Error(`cannot bind ${address}:${port}: ${getSystemErrorName(socket)}`), { code: getSystemErrorName(socket) });
+  const bound = {};
+  socket.getsockname(bound);
+  return { socket, port: bound.port };
 }

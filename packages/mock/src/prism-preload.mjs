@@ -2,12 +2,19 @@
 // - each request's target is checked before Prism's handler runs (guard.mjs), so no request target can
 //   end the process or get a 500; checking here costs Prism nothing measurable, where a proxy in front
 //   of it cost more CPU than Prism's own work per request;
-// - a standby (IDV_MOCK_STANDBY=1) loads everything but binds its port only when the supervisor says so,
-//   which is how a crashed Prism is replaced at once: the standby takes over the freed port;
+// - Prism binds no port of its own: it loads everything, says so, and accepts on the listening socket the
+//   supervisor hands it. The supervisor keeps that socket open throughout, so a connection is never refused:
+//   a new Prism (a reload, or a standby replacing one that exited) accepts on the same socket, the one it
+//   replaces is told to drain (stop accepting, answer what it has with `Connection: close`, then end);
 // - it tells the supervisor when it listens, and ends when the supervisor's process is gone.
 // IDV_MOCK_UNGUARDED=1 leaves the check out: only for the test that shows what it prevents.
 import http from 'node:http';
+import net from 'node:net';
 import { originForm, refuse } from './guard.mjs';
+
+// How long a draining Prism waits for its open connections (idle ones close after Node's 5 s keep-alive).
+const drainLimitMs = 10_000;
+let draining = false;
 
 const createServer = http.createServer;
 http.createServer = function guardedCreateServer(...args) {
@@ -15,6 +22,7 @@ http.createServer = function guardedCreateServer(...args) {
   if (at >= 0 && process.env.IDV_MOCK_UNGUARDED !== '1') {
     const handler = args[at];
     args[at] = function guarded(req, res) {
+      if (draining) res.setHeader('Connection', 'close');
       const path = originForm(req.url ?? '');
       if (path === null) return refuse(req, res);
       req.url = path;
@@ -26,16 +34,27 @@ http.createServer = function guardedCreateServer(...args) {
 
 const listen = http.Server.prototype.listen;
 http.Server.prototype.listen = function listenWhenTold(...args) {
-  this.once('listening', () => process.send?.({ prism: 'listening' }));
-  if (process.env.IDV_MOCK_STANDBY !== '1') return listen.apply(this, args);
-  const onMessage = (message) => {
-    if (message?.prism !== 'listen') return;
-    process.off('message', onMessage);
-    listen.apply(this, args);
+  const server = this;
+  const callbacks = args.filter((arg) => typeof arg === 'function');
+  server.once('listening', () => process.send?.({ prism: 'listening' }));
+  if (!process.send) return listen.apply(server, args);
+  const onMessage = (message, handle) => {
+    if (message?.prism === 'listen') {
+      // Without a handle (an older supervisor), the port Prism was told.
+      if (handle) listen.call(server, handle, ...callbacks);
+      else listen.apply(server, args);
+    } else if (message?.prism === 'drain') {
+      process.off('message', onMessage);
+      draining = true;
+      // net's close, not http's: http's would also cut idle keep-alive connections, whose clients may be
+      // sending on them this instant; each ends at its next answer (Connection: close) or its idle timeout.
+      net.Server.prototype.close.call(server, () => process.exit(0));
+      setTimeout(() => process.exit(0), drainLimitMs).unref();
+    }
   };
   process.on('message', onMessage);
-  process.send?.({ prism: 'loaded' });
-  return this;
+  process.send({ prism: 'loaded' });
+  return server;
 };
 
 process.on('disconnect', () => process.exit(0));

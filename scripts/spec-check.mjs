@@ -1,0 +1,87 @@
+// Bundles and lints every API of openapi/redocly.yaml in this process, for `npm run dev`: the bundles come
+// back only when no API has an error, so a bad save never reaches the types, mocks, sandbox or docs. Each
+// problem reads `file:line:col message (rule)`, the file being the one that holds the mistake (for a bad
+// $ref: the file with the $ref, not the missing target).
+import { bundle, getLineColLocation, lint, loadConfig } from '@redocly/openapi-core';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+
+const shorten = (text, cwd) => text.replaceAll(`${cwd}/`, '');
+
+/** `openapi/current/components/schemas/Group.yaml:12:14 Example value must conform… (no-invalid-schema-examples)` */
+export function describeProblem(problem, cwd = process.cwd()) {
+  const where = problem.location?.[0];
+  let at = '';
+  if (where?.source?.absoluteRef) {
+    at = relative(cwd, resolve(where.source.absoluteRef));
+    try {
+      const { line, col } = getLineColLocation(where).start;
+      at += `:${line}:${col}`;
+    } catch {
+      // A location Redocly cannot place in its file: the file alone still says where to look.
+    }
+    at += ' ';
+  }
+  const rule = problem.ruleId && problem.ruleId !== 'bundler' ? ` (${problem.ruleId})` : '';
+  return `${at}${shorten(problem.message, cwd)}${rule}`;
+}
+
+/** A file Redocly could not read at all (the root document is not YAML): thrown, not reported. */
+function describeThrown(error, cwd) {
+  const file = error.source?.absoluteRef;
+  if (!file) throw error;
+  const at = `${relative(cwd, resolve(file))}${error.line ? `:${error.line}:${error.col}` : ''}`;
+  return `${at} ${shorten(error.message.split('\n')[0], cwd)}`;
+}
+
+/**
+ * A checker of the APIs in `configPath`. Each `check()` bundles every API and lints those whose files or
+ * lint settings changed since the last check (linting is most of the time; an unchanged API keeps its last
+ * findings). Resolves to `{ bundles, errors, warnings }`: `bundles` maps each API's name (`current`, …) to
+ * its bundled document and is undefined when any API has an error; `errors` and `warnings` are lines from
+ * describeProblem, each once.
+ */
+export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process.cwd() } = {}) {
+  const lintedBy = new Map();
+
+  async function fingerprint(configText, files) {
+    const hash = createHash('sha256').update(configText);
+    for (const file of [...files].sort()) hash.update(`\0${file}\0`).update(await readFile(file).catch(() => ''));
+    return hash.digest('hex');
+  }
+
+  return {
+    async check() {
+      const configText = await readFile(configPath, 'utf8');
+      const config = await loadConfig({ configPath });
+      const root = resolve(configPath, '..');
+      const bundles = {};
+      const errors = new Set();
+      const warnings = new Set();
+      for (const [alias, { root: entry }] of Object.entries(config.resolvedConfig.apis ?? {})) {
+        const ref = resolve(root, entry);
+        const apiConfig = config.forAlias(alias);
+        let result;
+        try {
+          result = await bundle({ ref, config: apiConfig });
+        } catch (error) {
+          errors.add(describeThrown(error, cwd));
+          lintedBy.delete(alias);
+          continue;
+        }
+        const key = await fingerprint(configText, [ref, ...result.fileDependencies]);
+        if (lintedBy.get(alias)?.key !== key) {
+          const linted = await lint({ ref, config: apiConfig });
+          // A bad $ref is both a bundle problem and a lint one (no-unresolved-refs): said once.
+          const linting = new Set(linted.map((p) => describeProblem({ ...p, ruleId: undefined }, cwd)));
+          const bundling = result.problems.filter((p) => !linting.has(describeProblem(p, cwd)));
+          lintedBy.set(alias, { key, problems: [...bundling, ...linted].map((p) => [p.severity, describeProblem(p, cwd)]) });
+        }
+        for (const [severity, line] of lintedBy.get(alias).problems) (severity === 'error' ? errors : warnings).add(line);
+        bundles[alias.split('@')[0]] = result.bundle.parsed;
+      }
+      return { bundles: errors.size ? undefined : bundles, errors: [...errors], warnings: [...warnings] };
+    },
+  };
+}
