@@ -200,13 +200,73 @@ function whyItBreaks(ruleId, direction, { callback = false } = {}) {
   return callback ? why.replace(/\bCallers\b/, "Integrators' callback handlers").replace(/\bcallers\b/g, 'callback handlers') : why;
 }
 
+const RENAME_WHY = {
+  request: (removed, added) => `Existing requests that send ${removed} instead of ${added} are now rejected with 400, and code that builds the request stops type-checking until it sends ${added}.`,
+  response: (removed, added) => `Callers that read ${removed} get undefined (the value now comes as ${added}), and code that uses it stops type-checking.`,
+};
+const codeList = (names) => names.map((name) => `\`${name}\``).join(', ');
+
+/**
+ * A rename, as redocly diff sees it, is a property removed from an object and a required one added to it;
+ * said apart, a request's removal hid among the non-breaking changes (it is only a `patch` there), and a
+ * response's came as two unrelated entries. So each object with both becomes one change, at the object,
+ * whose verdict names both; the property changes and the object's verdicts on which properties are
+ * required are folded into it. Returns the changes to read and the folded ones.
+ */
+function foldRenames(changes, { baseDoc, revisionDoc }) {
+  const children = new Map();
+  for (const change of changes) {
+    const match = /^(.*)\/properties\/([^/]+)$/.exec(change.path ?? '');
+    if (!match || (change.kind !== 'removed' && change.kind !== 'added')) continue;
+    if (!children.has(match[1])) children.set(match[1], []);
+    children.get(match[1]).push({ change, name: decode(match[2]) });
+  }
+  const folded = new Set();
+  const renames = new Map();
+  for (const [parent, kids] of children) {
+    const requiredOf = (doc) => new Set(nodeAt(doc, segmentsOf(parent))?.required ?? []);
+    const [before, now] = [requiredOf(baseDoc), requiredOf(revisionDoc)];
+    const removed = kids.filter((kid) => kid.change.kind === 'removed');
+    const added = kids.filter((kid) => kid.change.kind === 'added' && now.has(kid.name));
+    if (!removed.length || !added.length) continue;
+    for (const kid of [...removed, ...added]) folded.add(kid.change);
+    const [removedNames, addedNames] = [removed.map((kid) => kid.name), added.map((kid) => kid.name)];
+    // The object's own verdicts that only restate the rename: the new names became required, the old ones are no longer.
+    const restates = (verdict) =>
+      (verdict.ruleId === 'required-properties-added' && [...now].filter((name) => !before.has(name)).every((name) => addedNames.includes(name))) ||
+      (verdict.ruleId === 'required-properties-removed' && [...before].filter((name) => !now.has(name)).every((name) => removedNames.includes(name)));
+    renames.set(parent, {
+      restates,
+      verdict: {
+        ruleId: 'property-removed, required-properties-added',
+        impact: 'major',
+        message: `Removed ${codeList(removedNames)}, added required ${codeList(addedNames)} (a rename, as callers see it).`,
+        rename: { removed: codeList(removedNames), added: codeList(addedNames) },
+      },
+    });
+  }
+  const result = [];
+  const placed = new Set();
+  const place = (parent, at) => {
+    if (placed.has(parent)) return;
+    placed.add(parent);
+    result.push({ path: parent, kind: 'modified', ...at, verdicts: [...(at?.verdicts ?? []).filter((v) => !renames.get(parent).restates(v)), renames.get(parent).verdict] });
+  };
+  for (const change of changes) {
+    if (renames.has(change.path)) place(change.path, change);
+    else if (folded.has(change)) place(/^(.*)\/properties\/[^/]+$/.exec(change.path)[1], undefined);
+    else result.push(change);
+  }
+  return { changes: result, folded: [...folded] };
+}
+
 /**
  * The breaking changes of one `redocly diff` report, in plain words. `baseDoc` and `revisionDoc` are the
  * two documents, used to name operations and parameters.
  */
 export function breakingChangesOf(report, { api, baseDoc, revisionDoc }) {
   const found = [];
-  for (const change of report.changes ?? []) {
+  for (const change of foldRenames(report.changes ?? [], { baseDoc, revisionDoc }).changes) {
     const verdicts = (change.verdicts ?? []).filter((verdict) => verdict.impact === 'major');
     if (verdicts.length === 0) continue;
     const segments = segmentsOf(change.path ?? '');
@@ -235,7 +295,7 @@ export function breakingChangesOf(report, { api, baseDoc, revisionDoc }) {
         where,
         rule: verdict.ruleId,
         what: verdict.message,
-        why: whyItBreaks(verdict.ruleId, direction, { callback: kind === 'webhooks' }),
+        why: verdict.rename ? renameWhy(verdict.rename, direction, kind === 'webhooks') : whyItBreaks(verdict.ruleId, direction, { callback: kind === 'webhooks' }),
         pointer: change.path,
       });
     }
@@ -243,14 +303,22 @@ export function breakingChangesOf(report, { api, baseDoc, revisionDoc }) {
   return found;
 }
 
+function renameWhy({ removed, added }, direction, callback) {
+  const why = (RENAME_WHY[direction] ?? RENAME_WHY.request)(removed, added);
+  return callback ? why.replace(/^Existing requests/, 'Callbacks').replace(/^Callers/, "Integrators' callback handlers").replace(/\bcallers\b/g, 'callback handlers') : why;
+}
+
 /** Compares two bundled documents (paths to JSON files) and returns the breaking changes and the counts of all changes. */
 export async function compareDocuments(base, revision, { api = 'api', config } = {}) {
   const report = await diffReport(base, revision, config ? { config } : {});
   const baseDoc = JSON.parse(readFileSync(base, 'utf8'));
   const revisionDoc = JSON.parse(readFileSync(revision, 'utf8'));
+  // A change folded into a rename is counted with it, not again among the additions and other changes.
+  const summary = { ...report.summary };
+  for (const change of foldRenames(report.changes ?? [], { baseDoc, revisionDoc }).folded) if (summary[change.impact] > 0) summary[change.impact] -= 1;
   return {
     breaking: breakingChangesOf(report, { api, baseDoc, revisionDoc }),
-    summary: report.summary ?? {},
+    summary,
     versions: report.infoVersions ?? {},
   };
 }

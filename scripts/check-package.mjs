@@ -18,6 +18,22 @@ export function publishablePackages(root = 'packages') {
     });
 }
 
+/**
+ * The folders of every workspace of the repository at `root` that is not private: what a release publishes.
+ * From the root package.json's `workspaces`, so a public package outside packages/ (openapi/) is not missed.
+ */
+export function publishableWorkspaces(root) {
+  const patterns = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).workspaces ?? [];
+  const dirs = patterns.flatMap((pattern) => (pattern.endsWith('/*') ? readdirSync(join(root, pattern.slice(0, -2))).sort().map((name) => join(root, pattern.slice(0, -2), name)) : [join(root, pattern)]));
+  return dirs.filter((dir) => {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private !== true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 export async function checkPackage(dir) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const { messages } = await publint({ pkgDir: dir, strict: true });

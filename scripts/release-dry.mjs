@@ -17,7 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { checkBreakingGate } from './breaking-gate.mjs';
 import { findBreakingChanges, formatReport, RELEASED_DIR, ROOT, updateSnapshots } from './check-breaking.mjs';
-import { checkPackage, publishablePackages } from './check-package.mjs';
+import { checkPackage, publishableWorkspaces } from './check-package.mjs';
 import { quietEnv } from './run.mjs';
 
 const execFileAsync = promisify(execFile);
@@ -126,7 +126,7 @@ try {
   const left = readdirSync(join(work, '.changeset')).filter((file) => file.endsWith('.md') && file.toLowerCase() !== 'readme.md');
   if (left.length) problems.push(`changesets not consumed by changeset version: ${left.join(', ')}`);
 
-  const publishable = publishablePackages(join(work, 'packages'));
+  const publishable = publishableWorkspaces(work);
   const names = publishable.map((dir) => readJson(join(dir, 'package.json')).name);
   step(`Building ${names.join(', ')} (turbo run build, with what they depend on)`);
   await sh('npx', ['--no-install', 'turbo', 'run', 'build', '--output-logs=errors-only', ...names.map((name) => `--filter=${name}`)], work);
