@@ -37,11 +37,16 @@ export class IdvError extends Error {
   }
 }
 
+// Every documented code is one kebab-case word; a sentence under the same key (the sandbox's answer for an
+// operation it does not emulate, a gateway's message) is no code, and stays readable in `body`.
+const codeShape = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 function codeOf(body: unknown): string | undefined {
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     for (const key of ['argumentError', 'error'] as const) {
-      if (typeof record[key] === 'string') return record[key] as string;
+      const value = record[key];
+      if (typeof value === 'string' && codeShape.test(value)) return value;
     }
     if (typeof record.internalError === 'string') return 'internal-error';
   }
