@@ -31,7 +31,7 @@ const shown = (locator: Locator) => expect(locator.waitFor({ state: 'visible', t
 
 async function open(path: string): Promise<Page> {
   const page = await docs.newPage();
-  await page.goto(`${docs.url}/${path}`, { waitUntil: 'networkidle' });
+  await page.goto(`${docs.url}/${path}`, { waitUntil: 'load' });
   return page;
 }
 
@@ -128,7 +128,7 @@ describe.each(apis)('the %s reference', (api) => {
   afterAll(() => page?.close());
 
   it.each(sample.map((op) => [op.operationId, op] as const))('shows %s with a TypeScript and a curl sample', async (operationId, operation) => {
-    await page.goto(`${docs.url}/${api}.html#operation/${operationId}`, { waitUntil: 'networkidle' });
+    await page.goto(`${docs.url}/${api}.html#operation/${operationId}`, { waitUntil: 'load' });
     await shown(page.getByRole('heading', { name: operation.summary }).first());
     // The language menu keeps the last choice across operations: pick each language in turn.
     const language = page.locator('[data-component-name="Dropdown/Dropdown"]').filter({ visible: true, hasText: /^(TypeScript|curl|Payload)$/ }).first();
