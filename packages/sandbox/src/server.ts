@@ -57,9 +57,9 @@ const fieldCodes: Record<string, Record<string, string>> = {
   createUser: { email: 'invalid-email-format', password: 'password-too-short', rights: 'invalid-rights' },
 };
 
-function json(res: ServerResponse, status: number, body: unknown, close = false) {
+function json(res: ServerResponse, status: number, body: unknown, close = false, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}), ...headers });
   res.end(text);
 }
 
@@ -143,7 +143,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** An answer before it is written: JSON, or a file's bytes. */
-  type Outcome = { status: number; json: unknown; close?: boolean } | { status: 200; bytes: Uint8Array; contentType: string };
+  type Outcome = { status: number; json: unknown; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
   // Part 7: a group operation's wrong-parameters body carries errorSourceGroup; where no field is to blame
   // (an unreadable body) it names the body (our choice).
   const sourceGroup = (route: Route, code: string) => (code === 'wrong-parameters' && /group/i.test(route.operationId) ? { errorSourceGroup: 'body' } : {});
@@ -190,7 +190,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const handler = handlers[route.operationId];
     // Checking a large upload took a turn of its own: let other requests in before the handler's turn.
     if (route.uploads) await new Promise<void>((resolve) => setImmediate(resolve));
-    if (!handler) return { status: 501, json: { error: `The sandbox does not implement ${route.operationId} yet` } };
+    // An operation added to the spec before its handler: its documented 200 example, marked as not emulated
+    // (our choice), so that callers get a body the spec describes; 501 only if it documents no example.
+    if (!handler) {
+      const headers = { 'x-sandbox-emulated': 'false' };
+      return route.example !== undefined ? { status: 200, json: route.example, headers } : { status: 501, json: { error: `The sandbox does not emulate ${route.operationId} yet` }, headers };
+    }
     // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
     const scope = ids.scope();
     let reply: Reply;
@@ -220,7 +225,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(route, error.unread);
     }
-    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close);
+    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers);
     res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
     res.end(outcome.bytes);
   }

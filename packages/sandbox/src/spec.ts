@@ -36,7 +36,18 @@ export type Route = {
   /** Whether the operation takes files, so gets the larger body limit. */
   uploads: boolean;
   validate: ValidateFunction;
+  /** The JSON example of the operation's 200 answer, if it documents one: what an operation without a handler answers. */
+  example?: unknown;
 };
+
+/** The example of an operation's 200 JSON answer: the media type's `example`, else its first `examples` entry. */
+function okExample(document: Document, operation: any): unknown {
+  const media = resolve(document, operation.responses?.['200'])?.content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values<any>(media.examples ?? {})[0];
+  return resolve(document, first)?.value;
+}
 
 export function loadDocument(api: ApiName): Document {
   return JSON.parse(readFileSync(require.resolve(`@idv-toolkit/openapi/${api}.json`), 'utf8'));
@@ -91,7 +102,7 @@ function compileRoutes(): Route[] {
         const operation = item[method];
         if (!operation) continue;
         const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
-        const base = { api, method: method.toUpperCase() as Route['method'], path, match: new RegExp(`^${pattern}$`), operationId: operation.operationId, ...errorShape(document, operation) };
+        const base = { api, method: method.toUpperCase() as Route['method'], path, match: new RegExp(`^${pattern}$`), operationId: operation.operationId, example: okExample(document, operation), ...errorShape(document, operation) };
         if (method === 'get') {
           const parameters = (operation.parameters ?? []).map((p: any) => resolve(document, p));
           const schema = {
