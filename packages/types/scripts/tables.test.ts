@@ -27,6 +27,22 @@ describe('the operation table', () => {
     expect(column('errorKeys')).toEqual({ upload: ['argumentError', 'internalError'], read: [], problem: [], mixed: [], empty: [] });
   });
 
+  it('lists the error keys in name order, and none for a 400 without a JSON body or with a reference to nothing', () => {
+    const answer = (response: object) => ({ operationId: 'x', responses: { '400': response } });
+    const table = operationTable({
+      paths: {
+        '/a': { post: { ...answer({ content: { 'application/json': { schema: { properties: { internalError: {}, error: {}, argumentError: {} } } } } }), operationId: 'a' } },
+        '/b': { post: { ...answer({ content: { 'text/plain': { schema: { type: 'string' } } } }), operationId: 'b' } },
+        '/c': { post: { ...answer({ $ref: '#/components/responses/Gone/deeper' }), operationId: 'c' } },
+      },
+    });
+    expect(Object.fromEntries(Object.entries(table).map(([id, row]: [string, any]) => [id, row.errorKeys]))).toEqual({
+      a: ['argumentError', 'error', 'internalError'],
+      b: [],
+      c: [],
+    });
+  });
+
   it('leaves out methods other than POST and GET', () => {
     const table = operationTable({ paths: { '/x': { put: { operationId: 'put', responses: {} }, post: { operationId: 'post', responses: {} } } } });
     expect(Object.keys(table)).toEqual(['post']);
