@@ -79,9 +79,9 @@ export function createCore(settings: CoreSettings) {
     let url = urlFor(baseUrl, meta, operationId, options.path);
     if (query && params) {
       // The key goes in a header, even one the caller put among the parameters: a URL ends up in logs.
-      const { companyKey: _current, company_key: _legacy, ...rest } = params as Record<string, string>;
-      const search = String(new URLSearchParams(rest));
-      if (search) url += `?${search}`;
+      const search = new URLSearchParams(params as Record<string, string>);
+      search.delete(keyField);
+      if (search.size) url += `?${search}`;
     }
     const maxRetries = meta.idempotent ? (options.maxRetries ?? settings.maxRetries) : 0;
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;

@@ -150,7 +150,7 @@ export class IdvNetworkError extends IdvError {
   readonly reason: NoAnswerReason;
 
   constructor(context: ErrorContext, reason: NoAnswerReason, cause: unknown) {
-    super(`${context.operation} got no answer (attempts: ${context.attempts}): ${cause instanceof Error ? `${cause.name}: ${cause.message}` : cause}`, context, cause);
+    super(`${context.operation} got no answer (attempts: ${context.attempts}): ${cause}`, context, cause);
     this.reason = reason;
   }
 }

@@ -21,6 +21,7 @@ export const retryableStatus = (status: number): boolean => status >= 500 && sta
 /** `Retry-After` in milliseconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterMs(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
-  const ms = /^\s*[\d.]+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  const seconds = Number(value);
+  const ms = Number.isNaN(seconds) ? Date.parse(value) - now : seconds * 1000;
   return Number.isNaN(ms) ? undefined : Math.max(0, ms);
 }
