@@ -2,8 +2,8 @@
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ (watch-spec.mjs: every way of
 // saving, new and deleted files). On each save, in this one long-lived process: bundle and lint
 // (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep everything as it was; else
-// regenerate the types, swap in mocks of the new bundles (no request refused meanwhile), reload the
-// sandbox and rebuild the docs, reporting it all in one short block.
+// regenerate the types, compile the types, client and sandbox packages, swap in mocks of the new bundles
+// (no request refused meanwhile), reload the sandbox and rebuild the docs, reporting it all in one block.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -41,6 +41,10 @@ function problemLines(label, problems) {
 }
 
 const checker = specChecker();
+// The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
+const servedBundles = new Map();
+for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, await readFile(`openapi/dist/${name}.json`, 'utf8').catch(() => undefined));
+const compiledPackages = ['packages/types', 'packages/client', 'packages/sandbox'];
 
 async function rebuild(files) {
   const began = performance.now();
@@ -54,7 +58,14 @@ async function rebuild(files) {
 
   const bundled = [];
   await mkdir('openapi/dist', { recursive: true });
-  for (const [name, document] of Object.entries(bundles)) if (await writeIfChanged(`openapi/dist/${name}.json`, JSON.stringify(document, null, 2))) bundled.push(name);
+  for (const [name, document] of Object.entries(bundles)) {
+    const text = JSON.stringify(document, null, 2);
+    // Against what this process last served, not the file alone: a build run meanwhile may have written it.
+    if (servedBundles.get(name) === text) continue;
+    await writeIfChanged(`openapi/dist/${name}.json`, text);
+    servedBundles.set(name, text);
+    bundled.push(name);
+  }
   lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
   if (!bundled.length) return console.log(lines.join('\n'));
 
@@ -62,11 +73,22 @@ async function rebuild(files) {
   for (const [name, content] of await generateAll()) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
   lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save`);
 
-  const docsBegan = performance.now();
-  const docs = promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
-    () => `  docs     rebuilt (${ms(docsBegan)})`,
-    (error) => `  docs     failed: ${error.message.split('\n')[0]}`,
+  // The compiled packages (types, client, sandbox) with the new types: a new client method is there at once
+  // for code that imports the package. scripts/compile.mjs only strips types, in well under a second.
+  const compiled = Promise.all(
+    compiledPackages.map((dir) => promisify(execFile)(process.execPath, ['../../scripts/compile.mjs'], { cwd: dir, env: quietEnv })),
+  ).then(
+    () => `  compile  ${compiledPackages.map((dir) => dir.split('/').pop()).join(', ')} (${ms(began)})`,
+    (error) => `  compile  failed: ${error.message.split('\n')[0]}`,
   );
+  const docs = compiled.then(() => {
+    const docsBegan = performance.now();
+    return promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
+      () => `  docs     rebuilt (${ms(docsBegan)})`,
+      (error) => `  docs     failed: ${error.message.split('\n')[0]}`,
+    );
+  });
+  lines.push(await compiled);
   try {
     await served.reload();
     lines.push(`  reload   mocks and sandbox answer with the change (${ms(began)})`);
