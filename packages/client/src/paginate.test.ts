@@ -124,3 +124,19 @@ describe('.all() on the list methods', () => {
     expect(Object.keys(idv).filter((name) => typeof idv[name]!.all === 'function').sort()).toEqual(['listBlacklistRecords', 'listScreeningMonitoringRecords', 'searchScreeningPerson']);
   });
 });
+
+describe('a page size below 1', () => {
+  // The list operations accept a limit of 0 (only the total), so such a walk would never advance.
+  it('is refused before any request, by .all() and by the deprecated helpers', async () => {
+    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
+    const idv = createClient({ ...options, fetch });
+    const query = { fullName: 'Jane Roe', scoreThreshold: 80 };
+    for (const pageSize of [0, -1, 1.5]) {
+      await expect(idv.searchScreeningPerson.all({ query }, { pageSize }).next()).rejects.toThrow(RangeError);
+      await expect(allScreeningHits(idv, query, { pageSize }).next()).rejects.toThrow(RangeError);
+      await expect(allBlacklistRecords(idv, { pageSize }).next()).rejects.toThrow(RangeError);
+      await expect(allMonitoringRecords(idv, { pageSize }).next()).rejects.toThrow(RangeError);
+    }
+    expect(sent).toHaveLength(0);
+  });
+});

@@ -11,6 +11,12 @@ export type PageOptions = { pageSize?: number; signal?: AbortSignal };
 
 const defaultPageSize = 100;
 
+/** A page size below 1 would ask for empty pages forever (the list operations accept a limit of 0). */
+function checkedPageSize(pageSize: number): number {
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a whole number of at least 1, not ${pageSize}`);
+  return pageSize;
+}
+
 /** How each list operation takes its page, the three paging styles behind one `.all()`: the name of
  * its first-item field, and whether the paging fields sit inside its `query` object. */
 export const pagedOperations: Readonly<Record<string, readonly [first: string, inQuery?: boolean]>> = {
@@ -34,6 +40,7 @@ export async function* walkPages(
   params: Record<string, unknown> | undefined,
   { pageSize = defaultPageSize, ...options }: AllPageOptions = {},
 ): AsyncGenerator<unknown, void, undefined> {
+  checkedPageSize(pageSize);
   for (let offset = 0; ; ) {
     const { data, error } = await send(pageParams(params, page, offset, pageSize), options);
     if (error) throw error;
@@ -52,6 +59,7 @@ export async function* allBlacklistRecords<Record>(
   client: { listBlacklistRecords(params: { query: { offset: number; limit: number } }, options?: { signal?: AbortSignal }): Promise<BlacklistPage<Record>> },
   { pageSize = defaultPageSize, signal }: PageOptions = {},
 ): AsyncGenerator<Record> {
+  checkedPageSize(pageSize);
   for (let offset = 0; ; ) {
     const { result } = await client.listBlacklistRecords({ query: { offset, limit: pageSize } }, { signal });
     yield* result.data;
@@ -65,6 +73,7 @@ export async function* allMonitoringRecords<Record>(
   client: { listScreeningMonitoringRecords(params: { start: number; limit: number; date?: string }, options?: { signal?: AbortSignal }): Promise<MonitoringPage<Record>> },
   { pageSize = defaultPageSize, signal, date }: PageOptions & { date?: string } = {},
 ): AsyncGenerator<Record> {
+  checkedPageSize(pageSize);
   for (let start = 0; ; ) {
     const { result } = await client.listScreeningMonitoringRecords({ start, limit: pageSize, ...(date ? { date } : {}) }, { signal });
     yield* result.data;
@@ -79,6 +88,7 @@ export async function* allScreeningHits<Query, Hit>(
   query: Query,
   { pageSize = defaultPageSize, signal }: PageOptions = {},
 ): AsyncGenerator<Hit> {
+  checkedPageSize(pageSize);
   for (let offset = 0; ; ) {
     const { result } = await client.searchScreeningPerson({ query, offset, limit: pageSize }, { signal });
     yield* result;
