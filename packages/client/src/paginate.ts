@@ -13,7 +13,7 @@ const defaultPageSize = 100;
 
 /** A page size below 1 would ask for empty pages forever (the list operations accept a limit of 0). */
 function checkedPageSize(pageSize: number): number {
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a whole number of at least 1, not ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a whole number of at least 1');
   return pageSize;
 }
 
