@@ -136,7 +136,7 @@ describe('the gate', () => {
   });
 
   it('names the suggested changeset with letters, digits and dashes only', () => {
-    const gate = checkBreakingGate([change('Current API_v2.x')], { changesetDir: folder({}) });
+    const gate = checkBreakingGate([change('Current  API_v2.x')], { changesetDir: folder({}) });
     expect(gate.suggestion.file).toBe('breaking-current-api-v2-x.md');
   });
 
