@@ -128,6 +128,15 @@ describe('every API of redocly.yaml, in a repository copy', () => {
     const before = await findBreakingChanges({ root });
     expect(before.apis.map((api: { name: string; status: string }) => [api.name, api.status])).toEqual([['fixture', 'compared'], ['added', 'new'], ['gone', 'removed']]);
     expect(before.breaking.map((change: Change) => `${change.api} ${change.rule}`)).toEqual(['fixture path-removed', 'gone api-removed']);
+    expect(before.breaking.find((change: Change) => change.api === 'gone')).toEqual({
+      api: 'gone',
+      operation: 'every operation of the API',
+      where: '',
+      rule: 'api-removed',
+      what: 'The API `gone` was released (openapi/released/gone.json) but openapi/redocly.yaml no longer names it.',
+      why: 'Every caller of this API loses it: the whole description is gone from openapi/redocly.yaml.',
+      pointer: '#',
+    });
     expect(formatReport(before, { root })).toContain('added: new since the last release');
 
     const updated = await updateSnapshots({ root });
