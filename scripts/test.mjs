@@ -2,10 +2,10 @@
 // Runs every test of the repository: builds what the tests read (turbo, cached), runs vitest once over
 // all workspaces, and ends with the plain line `N passed, N failed` that CI reads. Exits non-zero on any
 // failure, and when no test ran at all.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureInstalled } from './ensure-installed.mjs';
-import { run } from './run.mjs';
+import { quietEnv, run } from './run.mjs';
 
 ensureInstalled();
 // The browser test drives Debian's chromium; install it the same way CI does when it is missing.
@@ -28,9 +28,27 @@ const reportDir = '.test-reports';
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 const report = `${reportDir}/vitest.json`;
-const code = await run('npx', [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2),
-]);
+const vitest = spawn('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: quietEnv,
+  detached: true, // its own process group, so that whatever it started can be stopped with it
+});
+const exited = new Promise((resolve) => vitest.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+// The report is written when every test has run. A handle some teardown leaves open must not hold CI until
+// its time limit: a minute after the report, vitest's process group is stopped and the report decides.
+const reportWritten = new Promise((resolve) => {
+  const poll = setInterval(() => existsSync(report) && (clearInterval(poll), resolve()), 1_000);
+  exited.then(() => clearInterval(poll));
+});
+let code = await Promise.race([exited, reportWritten.then(() => new Promise((resolve) => setTimeout(resolve, 60_000)).then(() => 'stuck'))]);
+if (code === 'stuck') {
+  console.log('vitest had not exited a minute after writing its report; stopping it (the report decides)');
+  try {
+    process.kill(-vitest.pid, 'SIGTERM');
+    setTimeout(() => { try { process.kill(-vitest.pid, 'SIGKILL'); } catch {} }, 5_000).unref();
+  } catch {}
+  code = 0;
+}
 
 let passed = 0;
 let failed = 0;

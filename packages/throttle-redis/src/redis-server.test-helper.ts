@@ -64,7 +64,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return () =>
     new Promise<void>((resolve) => {
       process.off('exit', stopAtExit);
-      if (server!.exitCode !== null) return resolve();
+      if (server!.exitCode !== null || server!.signalCode !== null) return resolve();
       server!.once('exit', () => resolve());
       server!.kill('SIGTERM');
     });
