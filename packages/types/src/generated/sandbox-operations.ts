@@ -79,5 +79,115 @@ export const operationTable = {
       "argumentError"
     ],
     "pathParams": []
+  },
+  "sandboxListRequests": {
+    "path": "/sandbox/list-requests",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxGetRequest": {
+    "path": "/sandbox/get-request",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxListSessions": {
+    "path": "/sandbox/list-sessions",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxGetSession": {
+    "path": "/sandbox/get-session",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxExpireSession": {
+    "path": "/sandbox/expire-session",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxResendCallback": {
+    "path": "/sandbox/resend-callback",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxSetCallbackDelivery": {
+    "path": "/sandbox/set-callback-delivery",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxGetCallbackDelivery": {
+    "path": "/sandbox/get-callback-delivery",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxListRateLimit": {
+    "path": "/sandbox/list-rate-limit",
+    "method": "POST",
+    "idempotent": true,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
+  },
+  "sandboxUnblockAddress": {
+    "path": "/sandbox/unblock-address",
+    "method": "POST",
+    "idempotent": false,
+    "request": "json",
+    "response": "json",
+    "errorKeys": [
+      "argumentError"
+    ],
+    "pathParams": []
   }
 } as const;

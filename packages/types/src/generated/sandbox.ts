@@ -142,6 +142,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/list-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the requests the sandbox answered
+         * @description The company's entries of the request log (current, legacy and control interfaces and the applicant page), newest first, with their bodies redacted: what the console's Requests page shows. The log keeps the latest 1,000 requests of the whole sandbox in memory (our choice); a request whose key named no company is seen only by the admin console. A POST, so that the company key travels in the body.
+         */
+        post: operations["sandboxListRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/get-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get one logged request
+         * @description One entry of the company's request log, with its bodies redacted.
+         */
+        post: operations["sandboxGetRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/list-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the sessions of a company
+         * @description The company's sessions, newest first, with their type, status, times and parent and child links.
+         */
+        post: operations["sandboxListSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/get-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get one session of a company
+         * @description One session with its type, status, times, parent and child links and applicant page.
+         */
+        post: operations["sandboxGetSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/expire-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a session now
+         * @description Moves the session's expiry to now, as if its lifetime had run out: it can no longer be finished (our choice: no callback is sent, as the service sends none for an expiry).
+         */
+        post: operations["sandboxExpireSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/resend-callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a callback again
+         * @description Queues the callback of the log entry with this event ID once more, with the same payload and a new event ID, to the company's callback URL (the retry policy applies to it as to any callback).
+         */
+        post: operations["sandboxResendCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/set-callback-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause or resume callback delivery
+         * @description Pauses the delivery of the company's callbacks (events keep being queued and wait) or resumes it, to see how an integration copes with late callbacks. A reset resumes delivery.
+         */
+        post: operations["sandboxSetCallbackDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/get-callback-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell whether callback delivery is paused
+         * @description Whether the delivery of the company's callbacks is paused.
+         */
+        post: operations["sandboxGetCallbackDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/list-rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List rate-limit counters and blocks
+         * @description The per-IP counters and blocks of the rate limit for the addresses the company's logged requests came from.
+         */
+        post: operations["sandboxListRateLimit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/unblock-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the rate-limit block of an address
+         * @description Lifts the block of an address the company's requests came from and starts its counter afresh.
+         */
+        post: operations["sandboxUnblockAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -416,6 +616,403 @@ export interface components {
              */
             createdBy?: string;
         };
+        /**
+         * SandboxListRequestsRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "operation": "begin",
+         *       "limit": 50
+         *     }
+         */
+        SandboxListRequestsRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description Only requests of this operationId.
+             * @example begin
+             */
+            operation?: string;
+            /**
+             * @description Only answers with this HTTP status.
+             * @example 200
+             */
+            status?: number;
+            /**
+             * @description Only requests that name or create this session.
+             * @example sess_0123456789abcdef
+             */
+            sessionId?: string;
+            /**
+             * @description Only requests whose path, operation or (redacted) bodies contain this text, ignoring case.
+             * @example cfg-kyc
+             */
+            text?: string;
+            /**
+             * @description At most this many entries (default 100).
+             * @example 50
+             */
+            limit?: number;
+        };
+        /**
+         * SandboxLoggedBody
+         * @description One body of a logged request or answer, as the console shows it.
+         * @example {
+         *       "contentType": "application/json",
+         *       "size": 52,
+         *       "text": "{\"companyKey\":\"[redacted]\",\"configId\":\"cfg-kyc-standard-01\"}",
+         *       "truncated": false
+         *     }
+         */
+        SandboxLoggedBody: {
+            /**
+             * @description The `content-type` header, or null when there was none.
+             * @example application/json
+             */
+            contentType: string | null;
+            /**
+             * @description The body's length in bytes.
+             * @example 52
+             */
+            size: number;
+            /**
+             * @description The body as text with every company key, callback key, admin token and password replaced by `[redacted]`; a form's files are shown as their name, type and size; null for media (images, PDF, video), which only have a size.
+             * @example {"companyKey":"[redacted]","configId":"cfg-kyc-standard-01"}
+             */
+            text: string | null;
+            /**
+             * @description Whether the text stops before the end (the log keeps the first 16 KiB of a body: our choice).
+             * @example false
+             */
+            truncated: boolean;
+        };
+        /**
+         * SandboxLoggedRequest
+         * @description One request the sandbox answered, as its request log keeps it.
+         * @example {
+         *       "id": "req_0001",
+         *       "time": "2026-11-22T10:00:00.000Z",
+         *       "method": "POST",
+         *       "path": "/begin",
+         *       "api": "current",
+         *       "operation": "begin",
+         *       "status": 200,
+         *       "durationMs": 1.3,
+         *       "sourceIp": "127.0.0.1",
+         *       "sessionId": "sess_0123456789abcdef",
+         *       "request": {
+         *         "contentType": "application/json",
+         *         "size": 52,
+         *         "text": "{\"companyKey\":\"[redacted]\",\"configId\":\"cfg-kyc-standard-01\"}",
+         *         "truncated": false
+         *       },
+         *       "response": {
+         *         "contentType": "application/json",
+         *         "size": 80,
+         *         "text": "{\"id\":\"sess_0123456789abcdef\",\"url\":\"http://127.0.0.1:4020/widget/?session_token=sess_0123456789abcdef\"}",
+         *         "truncated": false
+         *       }
+         *     }
+         */
+        SandboxLoggedRequest: {
+            /**
+             * @description The log entry's ID.
+             * @example req_0001
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived, by the sandbox's clock.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            time: string;
+            /**
+             * @description The HTTP method.
+             * @example POST
+             */
+            method: string;
+            /**
+             * @description The path, without the query.
+             * @example /begin
+             */
+            path: string;
+            /**
+             * @description Which interface answered.
+             * @example current
+             * @enum {string}
+             */
+            api: "current" | "legacy" | "sandbox" | "applicant-page";
+            /**
+             * @description The operationId, or `applicantPage`; null for a path that names no operation.
+             * @example begin
+             */
+            operation: string | null;
+            /**
+             * @description The HTTP status of the answer.
+             * @example 200
+             */
+            status: number;
+            /**
+             * @description Milliseconds from the request's arrival to the end of the answer.
+             * @example 1.3
+             */
+            durationMs: number;
+            /**
+             * @description The client's IP address.
+             * @example 127.0.0.1
+             */
+            sourceIp: string;
+            /**
+             * @description The session the request names or creates, if any.
+             * @example sess_0123456789abcdef
+             */
+            sessionId: string | null;
+            request: components["schemas"]["SandboxLoggedBody"];
+            response: components["schemas"]["SandboxLoggedBody"];
+        };
+        /** SandboxListRequestsResponse */
+        SandboxListRequestsResponse: {
+            /** @description The matching requests, newest first. */
+            result: components["schemas"]["SandboxLoggedRequest"][];
+        };
+        /** SandboxConsoleError */
+        SandboxConsoleError: {
+            /**
+             * @description `wrong-parameters`: a field is missing or malformed. `invalid-company-key`: no sandbox company has this key. `not-found`: the company has no such record (request, callback, or blocked address).
+             * @enum {string}
+             */
+            argumentError: "wrong-parameters" | "invalid-company-key" | "not-found";
+        };
+        /**
+         * SandboxGetRequestRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "requestId": "req_0001"
+         *     }
+         */
+        SandboxGetRequestRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description The log entry's ID.
+             * @example req_0001
+             */
+            requestId: string;
+        };
+        /** SandboxGetRequestResponse */
+        SandboxGetRequestResponse: {
+            result: components["schemas"]["SandboxLoggedRequest"];
+        };
+        /**
+         * SandboxListSessionsRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "limit": 50
+         *     }
+         */
+        SandboxListSessionsRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description At most this many sessions (default 100).
+             * @example 50
+             */
+            limit?: number;
+        };
+        /**
+         * SandboxSessionSummary
+         * @description A session as the console lists it.
+         * @example {
+         *       "id": "sess_0123456789abcdef",
+         *       "kind": "kyc",
+         *       "status": "approved",
+         *       "configId": "cfg-kyc-standard-01",
+         *       "name": null,
+         *       "parentId": null,
+         *       "childIds": [],
+         *       "createdAt": "2026-11-22T10:00:00.000Z",
+         *       "expiresAt": "2026-11-23T10:00:00.000Z",
+         *       "finishedAt": "2026-11-22T10:05:00.000Z",
+         *       "expired": false,
+         *       "applicantUrl": "http://127.0.0.1:4020/widget/?session_token=sess_0123456789abcdef"
+         *     }
+         */
+        SandboxSessionSummary: {
+            /**
+             * @description The session ID.
+             * @example sess_0123456789abcdef
+             */
+            id: string;
+            /**
+             * @description KYB when its steps include company, beneficiaries or kyb-review; KYC otherwise.
+             * @example kyc
+             * @enum {string}
+             */
+            kind: "kyc" | "kyb";
+            /**
+             * @description Where the session stands.
+             * @example approved
+             * @enum {string}
+             */
+            status: "created" | "approved" | "rejected" | "manual-check" | "additional-information-requested";
+            /**
+             * @description The saved configuration it was made from, if any.
+             * @example cfg-kyc-standard-01
+             */
+            configId: string | null;
+            /**
+             * @description The name given at `begin`, if any.
+             * @example null
+             */
+            name: string | null;
+            /**
+             * @description The parent session of a child (additional information) session.
+             * @example null
+             */
+            parentId: string | null;
+            /**
+             * @description Its child sessions.
+             * @example []
+             */
+            childIds: string[];
+            /**
+             * Format: date-time
+             * @description When it was made.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it expires.
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last finished, if ever.
+             * @example 2026-11-22T10:05:00.000Z
+             */
+            finishedAt: string | null;
+            /**
+             * @description Whether it has expired (it can no longer be finished).
+             * @example false
+             */
+            expired: boolean;
+            /**
+             * Format: uri
+             * @description The applicant page of the session.
+             * @example http://127.0.0.1:4020/widget/?session_token=sess_0123456789abcdef
+             */
+            applicantUrl: string;
+        };
+        /** SandboxListSessionsResponse */
+        SandboxListSessionsResponse: {
+            /** @description The company's sessions, newest first. */
+            result: components["schemas"]["SandboxSessionSummary"][];
+        };
+        /** SandboxGetSessionResponse */
+        SandboxGetSessionResponse: {
+            result: components["schemas"]["SandboxSessionSummary"];
+        };
+        /**
+         * SandboxResendCallbackRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "eventId": "evt_0001"
+         *     }
+         */
+        SandboxResendCallbackRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description The callback to send again, from the callback log.
+             * @example evt_0001
+             */
+            eventId: string;
+        };
+        /** SandboxResendCallbackResponse */
+        SandboxResendCallbackResponse: {
+            /**
+             * @description The new callback's event ID.
+             * @example evt_0002
+             */
+            result: string;
+        };
+        /**
+         * SandboxSetCallbackDeliveryRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "paused": true
+         *     }
+         */
+        SandboxSetCallbackDeliveryRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description true: hold every delivery (new and retried) until resumed; false: deliver again.
+             * @example true
+             */
+            paused: boolean;
+        };
+        /** SandboxCallbackDeliveryResponse */
+        SandboxCallbackDeliveryResponse: {
+            /** @description How the company's callbacks are delivered. */
+            result: {
+                /**
+                 * @description Whether delivery is paused.
+                 * @example false
+                 */
+                paused: boolean;
+            };
+        };
+        /**
+         * SandboxRateLimitEntry
+         * @description The rate-limit state of one client IP address.
+         * @example {
+         *       "ip": "127.0.0.1",
+         *       "requests": 12,
+         *       "windowStartedAt": "2026-11-22T10:00:00.000Z",
+         *       "blockedUntil": null
+         *     }
+         */
+        SandboxRateLimitEntry: {
+            /**
+             * @description The client IP address.
+             * @example 127.0.0.1
+             */
+            ip: string;
+            /**
+             * @description Requests counted in its current one-minute window.
+             * @example 12
+             */
+            requests: number;
+            /**
+             * Format: date-time
+             * @description When its current window began, or null when it has none.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            windowStartedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when it gets 529, or null when it is not blocked.
+             * @example null
+             */
+            blockedUntil: string | null;
+        };
+        /** SandboxListRateLimitResponse */
+        SandboxListRateLimitResponse: {
+            /** @description The addresses the company's requests came from (every address with the admin console), with their counters. */
+            result: components["schemas"]["SandboxRateLimitEntry"][];
+        };
+        /**
+         * SandboxUnblockAddressRequest
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000",
+         *       "ip": "127.0.0.1"
+         *     }
+         */
+        SandboxUnblockAddressRequest: {
+            companyKey: components["schemas"]["CompanyKey"];
+            /**
+             * @description The blocked address.
+             * @example 127.0.0.1
+             */
+            ip: string;
+        };
     };
     responses: {
         /** @description Rate limit exceeded: more than 600 requests in a minute came from the caller's IP address. The IP is then blocked for one hour, and every request from it gets this answer. The reference gives the status (529) and the message `Too many requests`; it does not show the body's encoding, so we describe it as plain text. Do not retry automatically: each retry during the block is answered the same way. */
@@ -449,6 +1046,24 @@ export type SandboxSetVideoCallStatusRequest = components['schemas']['SandboxSet
 export type SandboxChangeWatchlistEntryRequest = components['schemas']['SandboxChangeWatchlistEntryRequest'];
 export type SandboxChangeWatchlistEntryError = components['schemas']['SandboxChangeWatchlistEntryError'];
 export type SandboxRaiseEventRequest = components['schemas']['SandboxRaiseEventRequest'];
+export type SandboxListRequestsRequest = components['schemas']['SandboxListRequestsRequest'];
+export type SandboxLoggedBody = components['schemas']['SandboxLoggedBody'];
+export type SandboxLoggedRequest = components['schemas']['SandboxLoggedRequest'];
+export type SandboxListRequestsResponse = components['schemas']['SandboxListRequestsResponse'];
+export type SandboxConsoleError = components['schemas']['SandboxConsoleError'];
+export type SandboxGetRequestRequest = components['schemas']['SandboxGetRequestRequest'];
+export type SandboxGetRequestResponse = components['schemas']['SandboxGetRequestResponse'];
+export type SandboxListSessionsRequest = components['schemas']['SandboxListSessionsRequest'];
+export type SandboxSessionSummary = components['schemas']['SandboxSessionSummary'];
+export type SandboxListSessionsResponse = components['schemas']['SandboxListSessionsResponse'];
+export type SandboxGetSessionResponse = components['schemas']['SandboxGetSessionResponse'];
+export type SandboxResendCallbackRequest = components['schemas']['SandboxResendCallbackRequest'];
+export type SandboxResendCallbackResponse = components['schemas']['SandboxResendCallbackResponse'];
+export type SandboxSetCallbackDeliveryRequest = components['schemas']['SandboxSetCallbackDeliveryRequest'];
+export type SandboxCallbackDeliveryResponse = components['schemas']['SandboxCallbackDeliveryResponse'];
+export type SandboxRateLimitEntry = components['schemas']['SandboxRateLimitEntry'];
+export type SandboxListRateLimitResponse = components['schemas']['SandboxListRateLimitResponse'];
+export type SandboxUnblockAddressRequest = components['schemas']['SandboxUnblockAddressRequest'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -685,6 +1300,346 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxListRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxListRequestsRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxListRequestsResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxGetRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxGetRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxGetRequestResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxListSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxListSessionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxListSessionsResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxGetSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxGetSessionResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxExpireSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxResendCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxResendCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResendCallbackResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxSetCallbackDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSetCallbackDeliveryRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxGetCallbackDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCompanyRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCallbackDeliveryResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxListRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCompanyRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxListRateLimitResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
+                };
+            };
+            529: components["responses"]["TooManyRequests"];
+        };
+    };
+    sandboxUnblockAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxUnblockAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDoneResponse"];
+                };
+            };
+            /** @description Nothing was read or changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConsoleError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
