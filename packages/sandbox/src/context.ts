@@ -4,7 +4,7 @@ import type { UploadedFile } from './body.js';
 import type { Ids } from './ids.js';
 import type { Limits } from './limits.js';
 import type { Route } from './spec.js';
-import type { State } from './state.js';
+import type { Collections } from './state.js';
 
 /** What a handler gets: the checked request, the caller's company, and the sandbox's state. */
 export type Context = {
@@ -13,7 +13,8 @@ export type Context = {
   body: Record<string, any>;
   files: Record<string, UploadedFile>;
   params: Record<string, string>;
-  state: State;
+  /** The stores, inside the request's transaction when it writes (server.ts). */
+  state: Collections;
   clock: Clock;
   ids: Ids;
   limits: Limits;

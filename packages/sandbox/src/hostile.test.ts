@@ -56,12 +56,12 @@ describe('W2: the applicant page', () => {
     const otherToken = formTokenOf(await (await fetch(other.url)).text())!;
     const borrowed = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'rejected', form_token: otherToken }) });
     expect(borrowed.status).toBe(400);
-    expect(t.sandbox.state.sessions.get(keyA, id)!.status).toBe('created');
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.status).toBe('created');
 
     const token = formTokenOf(await (await fetch(url)).text())!;
     const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'rejected', form_token: token }) });
     expect(done.status).toBe(200);
-    expect(t.sandbox.state.sessions.get(keyA, id)!.status).toBe('rejected');
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.status).toBe('rejected');
   });
 
   it('is rate-limited like the API: guessing session links gets 529', async () => {
@@ -89,7 +89,7 @@ describe('W4: the control API acts on the calling company only', () => {
     expect((await post(t.url, '/sandbox/reset', {})).json).toEqual({ argumentError: 'wrong-parameters' });
     expect((await post(t.url, '/sandbox/reset', { companyKey: 'ck_test_nobody_0000' })).json).toEqual({ argumentError: 'invalid-company-key' });
     expect((await post(t.url, '/sandbox/reset', { adminToken: 'adm_test_wrong_0000' })).json).toEqual({ argumentError: 'invalid-admin-token' });
-    expect(t.sandbox.state.sessions.get(keyA, id)).toBeDefined();
+    expect(await t.sandbox.state.sessions.get(keyA, id)).toBeDefined();
   });
 
   it('a company reset forgets that company\'s data only; everything needs the admin token', async () => {
@@ -97,17 +97,17 @@ describe('W4: the control API acts on the calling company only', () => {
     const a = await begin(t.url, keyA);
     const b = await begin(t.url, keyB);
     expect((await post(t.url, '/sandbox/reset', { companyKey: keyB })).json).toEqual({ result: true });
-    expect(t.sandbox.state.sessions.get(keyA, a.id)).toBeDefined();
-    expect(t.sandbox.state.sessions.get(keyB, b.id)).toBeUndefined();
+    expect(await t.sandbox.state.sessions.get(keyA, a.id)).toBeDefined();
+    expect(await t.sandbox.state.sessions.get(keyB, b.id)).toBeUndefined();
     expect((await post(t.url, '/sandbox/reset', { adminToken })).json).toEqual({ result: true });
-    expect(t.sandbox.state.sessions.get(keyA, a.id)).toBeUndefined();
+    expect(await t.sandbox.state.sessions.get(keyA, a.id)).toBeUndefined();
   });
 
   it('a sandbox started without an admin token has no reset of everything', async () => {
     t = await startSandbox({ adminToken: undefined });
     const { id } = await begin(t.url);
     expect((await post(t.url, '/sandbox/reset', { adminToken: 'anything' })).json).toEqual({ argumentError: 'invalid-admin-token' });
-    expect(t.sandbox.state.sessions.get(keyA, id)).toBeDefined();
+    expect(await t.sandbox.state.sessions.get(keyA, id)).toBeDefined();
   });
 
   it('the callback log takes the key in the body: a GET with the key in the URL is not served', async () => {
@@ -150,7 +150,7 @@ describe('W3 and W8: limits on what a request may hold', () => {
     const refused = await post(t.url, '/begin', `{"companyKey":"${keyA}","${field}":${nested}}`);
     expect(refused.status).toBe(400);
     expect(refused.json).toEqual({ argumentError: 'wrong-parameters' });
-    expect(t.sandbox.state.sessions.count(keyA)).toBe(0);
+    expect(await t.sandbox.state.sessions.count(keyA)).toBe(0);
     const next = await begin(t.url);
     const fresh = await startSandbox({ seed: 5 });
     try {
@@ -179,7 +179,7 @@ describe('W3 and W8: limits on what a request may hold', () => {
     const { id } = await begin(t.url);
     const upload = await post(t.url, '/upload-file', { companyKey: keyA, sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address', content: `data:image/jpeg;base64,${bytes.toString('base64')}` });
     expect(upload.status, upload.text).toBe(200);
-    expect(t.sandbox.state.files.list(keyA)[0]!.bytes.length).toBe(bytes.length);
+    expect((await t.sandbox.state.files.list(keyA))[0]!.bytes.length).toBe(bytes.length);
   });
 
   it('limit: 1e400 (Infinity once parsed) gets wrong-parameters, never a null limit', async () => {
@@ -195,7 +195,7 @@ describe('W3 and W8: limits on what a request may hold', () => {
     const general = { notes: Array.from({ length: 1_000 }, () => 'x'.repeat(1_100)) };
     expect(JSON.stringify(general).length).toBeGreaterThan(defaultLimits.maxBodyBytes);
     expect((await post(t.url, '/begin', { companyKey: keyA, general })).json).toEqual({ argumentError: 'wrong-parameters' });
-    expect(t.sandbox.state.sessions.count(keyA)).toBe(0);
+    expect(await t.sandbox.state.sessions.count(keyA)).toBe(0);
   });
 });
 

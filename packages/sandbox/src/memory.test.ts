@@ -51,8 +51,8 @@ describe('lookups use indexes, not scans', () => {
     ok(await t.sandbox.invoke('monitorScreeningQuery', { companyKey: keyA, query: { fullName: 'Jane Sample' } }));
     expect((await t.sandbox.invoke('monitorScreeningQuery', { companyKey: keyA, query: { fullName: 'Jane Sample' } })).json).toEqual({ argumentError: 'already-exists' });
     ok(await t.sandbox.invoke('deleteSession', { companyKey: keyA, sessionId: parent.id }));
-    expect(state.sessions.count(keyA)).toBe(0);
-    expect(state.files.count(keyA)).toBe(0);
+    expect(await state.sessions.count(keyA)).toBe(0);
+    expect(await state.files.count(keyA)).toBe(0);
   });
 });
 
@@ -61,10 +61,10 @@ describe('per-company caps', () => {
     t = await startSandbox({ limits: { maxRecordsPerCompany: 3 } });
     for (let i = 0; i < 3; i++) ok(await t.sandbox.invoke('addBlacklistRecord', { companyKey: keyA, query: { reason: 'r', documentNumber: `D${i}` } }));
     expect((await t.sandbox.invoke('addBlacklistRecord', { companyKey: keyA, query: { reason: 'r', documentNumber: 'D9' } })).json).toEqual({ argumentError: 'wrong-parameters' });
-    expect(t.sandbox.state.blacklist.count(keyA)).toBe(3);
+    expect(await t.sandbox.state.blacklist.count(keyA)).toBe(3);
     ok(await t.sandbox.invoke('addBlacklistRecord', { companyKey: keyB, query: { reason: 'r', documentNumber: 'D9' } }));
     // Deleting makes room again.
-    const [first] = t.sandbox.state.blacklist.page(keyA, 0, 1);
+    const [first] = await t.sandbox.state.blacklist.page(keyA, 0, 1);
     ok(await t.sandbox.invoke('removeBlacklistRecord', { companyKey: keyA, id: first!.id }));
     ok(await t.sandbox.invoke('addBlacklistRecord', { companyKey: keyA, query: { reason: 'r', documentNumber: 'D9' } }));
   });

@@ -61,7 +61,7 @@ describe('bad input', () => {
     const answer = await post(t.url, path, body, { type });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toEqual({ argumentError: path.includes('result') ? 'session-not-found' : 'wrong-parameters' });
-    expect(t.sandbox.state.sessions.list(keyA)).toEqual([]);
+    expect(await t.sandbox.state.sessions.list(keyA)).toEqual([]);
   });
 
   it('a body over the size limit is refused without reading it all', async () => {

@@ -11,16 +11,17 @@ import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
 import type { Context, Handlers, Reply } from './context.js';
 import { ApiError, StoreFull } from './errors.js';
+import { attachConsole } from './console/index.js';
 import { createFormTokens } from './form-token.js';
-import { allHandlers } from './handlers/index.js';
+import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
 import { createRateLimiter } from './rate-limit.js';
 import { formatLine, type RequestLine } from './request-log.js';
-import { isExpired, record } from './sessions.js';
+import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, type Route } from './spec.js';
-import { memoryState, type State } from './state.js';
+import { memoryState, type Collections, type Session, type State } from './state.js';
 import { parseTarget } from './target.js';
 import { widgetHeaders, widgetPage } from './widget.js';
 
@@ -87,7 +88,7 @@ export type Sandbox = {
   dispatcher: Dispatcher;
   limits: Limits;
   /** Forgets everything, as `POST /sandbox/reset` with the admin token. */
-  reset(): void;
+  reset(): Promise<void>;
   /** Runs an operation in-process, as if its fields had come over HTTP: limits, schema, key, handler. */
   invoke(operationId: string, fields: Record<string, unknown>, params?: Record<string, string>): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }>;
   /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
@@ -111,16 +112,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const formTokens = createFormTokens(seed);
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
+  const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args) });
   const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
   let origin = 'http://127.0.0.1';
 
-  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids): Context => ({
+  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids, stores: Collections = state): Context => ({
     route,
     company,
     body,
     files,
     params,
-    state,
+    state: stores,
     clock,
     ids: scoped,
     limits,
@@ -129,16 +131,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     callbackAttempts: () => dispatcher.attempts(company.companyKey),
   });
 
-  function reset() {
-    state.clear();
+  async function reset() {
+    await state.clear();
     ids = createIds(seed);
     eventIds = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
     limiter.reset();
     dispatcher.clear();
   }
 
-  function resetCompany(company: Company) {
-    state.clear(company.companyKey);
+  async function resetCompany(company: Company) {
+    await state.clear(company.companyKey);
     dispatcher.clear(company.companyKey);
   }
 
@@ -176,7 +178,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (route.operationId === 'sandboxReset' && fields.adminToken !== undefined) {
       if (adminToken === undefined || fields.adminToken !== adminToken) return refusal(route, 'invalid-admin-token');
       trace.company = '(admin)';
-      reset();
+      await reset();
       return { status: 200, json: { result: true } };
     }
     if (route.operationId === 'sandboxReset' && fields.companyKey === undefined) return refusal(route, 'wrong-parameters');
@@ -184,7 +186,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!company) return refusal(route, documented({ route }, ...keyCodes));
     trace.company = company.name;
     if (route.operationId === 'sandboxReset') {
-      resetCompany(company);
+      await resetCompany(company);
       return { status: 200, json: { result: true } };
     }
     const handler = handlers[route.operationId];
@@ -200,7 +202,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const scope = ids.scope();
     let reply: Reply;
     try {
-      reply = await handler(contextFor(route, company, body, files, params, scope.ids));
+      // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
+      const run = async (stores: Collections) => handler(contextFor(route, company, body, files, params, scope.ids, stores));
+      reply = await (readOnlyOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
     } catch (error) {
       if (error instanceof ApiError) {
         scope.undo();
@@ -255,15 +259,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return res.end('Method not allowed');
     }
     const token = url.searchParams.get('session_token') ?? '';
-    const owner = token.length > 200 ? undefined : state.sessions.ownerOf(token);
+    const owner = token.length > 200 ? undefined : await state.sessions.ownerOf(token);
     const company = owner === undefined ? undefined : companies.get(owner);
-    const session = company ? state.sessions.get(company.companyKey, token) : undefined;
+    let session = company ? await state.sessions.get(company.companyKey, token) : undefined;
     if (company) trace.company = company.name;
     if (!session || !company) {
       req.resume();
       return page(404, widgetPage(undefined, token, false));
     }
     const context = contextFor(completeRoute, company, {}, {}, {});
+    // Reads the session again inside the company's transaction, changes it there, and shows what was stored.
+    const change = (work: (tx: Context, current: Session) => Promise<void>) =>
+      state.transaction(company.companyKey, async (stores) => {
+        const tx = { ...context, state: stores };
+        const current = (await stores.sessions.get(company.companyKey, token)) ?? session!;
+        await work(tx, current);
+        session = current;
+      });
     let message: string | undefined;
     if (req.method === 'POST') {
       let fields: Record<string, unknown>;
@@ -278,13 +290,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         return page(400, widgetPage(session, token, isExpired(context, session), 'This form is out of date: reload the page.', formTokens.tokenFor(session.id)));
       }
       try {
-        completeSession(context, session, result);
+        await change((tx, current) => completeSession(tx, current, result));
         message = 'Thank you: the session is finished.';
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         message = 'This session can no longer be finished.';
       }
-    } else record(context, session, 'PAGE_LOADED');
+    } else {
+      await change(async (tx, current) => {
+        record(tx, current, 'PAGE_LOADED');
+        await saveSession(tx, current);
+      });
+    }
     page(200, widgetPage(session, token, isExpired(context, session), message, formTokens.tokenFor(session.id)));
   }
 
@@ -293,6 +310,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       req.resume();
       return text(res, 400, 'Bad request target', true);
     }
+    if (url.pathname === '/console' || url.pathname.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
     const widget = url.pathname === '/widget/' || url.pathname === '/widget';
     const route = widget ? undefined : routes.find((r) => r.method === req.method && r.match.test(url.pathname));
     if (!widget && !route) {
@@ -313,6 +331,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const started = log ? performance.now() : 0;
     const trace: Trace = {};
     const url = parseTarget(req.url);
+    consoleApp.tap(req, res, trace, url?.pathname);
     if (log) {
       res.once('finish', () => {
         const line: RequestLine = { method: req.method ?? '-', path: url?.pathname ?? '-', operation: trace.operation, status: res.statusCode, ms: performance.now() - started, company: trace.company };

@@ -14,11 +14,11 @@ export const applicantUrl = (context: Pick<Context, 'origin'>, id: string) => `$
  * The company's session, or the documented refusal: `invalid-access` when another company holds it (if
  * the operation lists that code), else `session-not-found`.
  */
-export function sessionOf(context: Context, id: unknown): Session {
+export async function sessionOf(context: Context, id: unknown): Promise<Session> {
   if (typeof id !== 'string') refuse(context, 'session-not-found', 'wrong-parameters');
-  const session = context.state.sessions.get(context.company.companyKey, id);
+  const session = await context.state.sessions.get(context.company.companyKey, id);
   if (session) return session;
-  if (context.state.sessions.ownerOf(id) !== undefined) refuse(context, 'invalid-access', 'session-not-found');
+  if ((await context.state.sessions.ownerOf(id)) !== undefined) refuse(context, 'invalid-access', 'session-not-found');
   refuse(context, 'session-not-found', 'invalid-access', 'not-found', 'wrong-parameters');
 }
 
@@ -78,10 +78,10 @@ export function configOf(context: Context, configId: string | undefined): Sessio
 }
 
 /** Creates a session; the saved configuration it starts from is copied, never modified. */
-export function createSession(context: Context, input: SessionInput): Session {
+export async function createSession(context: Context, input: SessionInput): Promise<Session> {
   const config = configOf(context, input.configId);
-  if (input.parentId !== undefined) sessionOf(context, input.parentId);
-  if (input.groupId !== undefined && !context.state.groups.get(context.company.companyKey, input.groupId)) refuse(context, 'wrong-parameters', 'invalid-access');
+  if (input.parentId !== undefined) await sessionOf(context, input.parentId);
+  if (input.groupId !== undefined && !(await context.state.groups.get(context.company.companyKey, input.groupId))) refuse(context, 'wrong-parameters', 'invalid-access');
   const general = { ...deepFreeze(config?.general ?? {}), ...input.general };
   const steps = mergeSteps(config?.steps ?? defaultSteps, input.steps);
   const now = context.clock.now();
@@ -106,12 +106,12 @@ export function createSession(context: Context, input: SessionInput): Session {
     session.videoCall = { roomId: context.ids.next('room'), roomStatus: 'created', compositionStatus: null, videoFileStatus: null, videoFileId: null };
   }
   record(context, session, 'SESSION_CREATED', { configId: config?.id ?? null });
-  context.state.sessions.put(context.company.companyKey, session.id, session);
+  await saveSession(context, session);
   return session;
 }
 
 /** A child of `parent` with a fresh applicant URL, as an additional-information request makes it. */
-export function createChild(context: Context, parent: Session): Session {
+export function createChild(context: Context, parent: Session): Promise<Session> {
   return createSession(context, { configId: parent.configId, parentId: parent.id, general: parent.general, steps: parent.steps });
 }
 
@@ -130,17 +130,21 @@ const callbackResult: Record<Exclude<SessionStatus, 'created'>, string> = {
   'additional-information-requested': 'ADDITIONAL_INFORMATION_REQUESTED',
 };
 
-/** Moves a session to a status, records it, and queues the session-change callback. */
-export function moveTo(context: Context, session: Session, status: Exclude<SessionStatus, 'created'>): void {
+/** Stores a session after a change (a persistent store keeps only what was put). */
+export const saveSession = (context: Pick<Context, 'state' | 'company'>, session: Session): Promise<void> => context.state.sessions.put(context.company.companyKey, session.id, session);
+
+/** Moves a session to a status, records it, stores it, and queues the session-change callback. */
+export async function moveTo(context: Context, session: Session, status: Exclude<SessionStatus, 'created'>): Promise<void> {
   session.status = status;
   if (status !== 'additional-information-requested') session.finishedAt = context.clock.now();
   record(context, session, 'STATUS_CHANGED', { status });
+  await saveSession(context, session);
   context.emit({ type: 'session-change', sessionId: session.id, result: callbackResult[status], ...(session.kind === 'kyb' ? { sessionType: 'kyb' } : {}) });
 }
 
 /** The session and every session below it (children, their children). */
-export function sessionTree(context: Context, root: Session): Session[] {
+export async function sessionTree(context: Context, root: Session): Promise<Session[]> {
   const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...context.state.sessions.find(context.company.companyKey, 'parent', tree[i]!.id));
+  for (let i = 0; i < tree.length; i++) tree.push(...(await context.state.sessions.find(context.company.companyKey, 'parent', tree[i]!.id)));
   return tree;
 }

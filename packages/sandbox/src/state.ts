@@ -1,7 +1,8 @@
 // Everything the sandbox stores, behind the Store interface (store.ts), and the records' shapes.
 import type { Step } from './companies.js';
 import { defaultLimits, type Limits } from './limits.js';
-import { createBudget, memoryCollection, type Collection } from './store.js';
+import { identityOf } from './blacklist-identity.js';
+import { createBudget, keyedMutex, memoryCollection, type Collection, type CollectionOptions } from './store.js';
 
 export type SessionStatus = 'created' | 'approved' | 'rejected' | 'manual-check' | 'additional-information-requested';
 
@@ -37,15 +38,30 @@ export type User = { id: string; username: string; email: string; firstName?: st
 export type Group = { id: string; name: string; description?: string; memberUserIds: string[] };
 export type MonitoringQuery = { id: string; fullName: string; birthdayTimeFrom?: string; createdAt: number; lastUpdatedDate?: string; key?: string };
 
-export type State = {
+export type Collections = {
   sessions: Collection<Session>;
   blacklist: Collection<BlacklistRecord>;
   users: Collection<User>;
   groups: Collection<Group>;
   monitoring: Collection<MonitoringQuery>;
   files: Collection<Attachment>;
+};
+
+/** The sandbox's stores, whichever engine holds them (memory here, PGlite or PostgreSQL in sql/store.ts). */
+export type State = Collections & {
+  /** Which engine: for start-up lines and tests, never for branching in handlers. */
+  readonly kind: 'memory' | 'pglite' | 'postgres';
+  /**
+   * Runs `work` with the company's writes serialised: no other transaction of the company runs between
+   * its reads and its writes, so a check and the write it allows are atomic (one blacklist record per
+   * identity, one user per e-mail). Memory: a mutex per company (the process is the only writer). SQL:
+   * one database transaction that first takes `pg_advisory_xact_lock` on the company, so the rule holds
+   * across instances sharing a PostgreSQL too; a throw rolls every write back.
+   */
+  transaction<T>(company: string, work: (tx: Collections) => Promise<T>): Promise<T>;
   /** Forgets one company's records, or everyone's. */
-  clear(company?: string): void;
+  clear(company?: string): Promise<void>;
+  close(): Promise<void>;
 };
 
 const lower = (text: string | undefined) => (text === undefined ? undefined : text.trim().toLowerCase());
@@ -61,26 +77,49 @@ export function blacklistMatchKeys(fields: { documentNumber?: string; personalNu
   return keys;
 }
 
-export function memoryState(limits: Limits = defaultLimits): State {
-  const budget = createBudget(limits.maxBytesPerCompany);
+/** What each kind of record is, for every store: its limits, size estimate, indexes and unique keys. */
+export type CollectionSpecs = { [K in keyof Collections]: Collections[K] extends Collection<infer T> ? CollectionOptions<T> : never };
+
+export function collectionSpecs(limits: Limits = defaultLimits): CollectionSpecs {
   const maxPerCompany = limits.maxRecordsPerCompany;
-  const state = {
-    sessions: memoryCollection<Session>({
+  return {
+    sessions: {
       maxPerCompany,
-      budget,
       // What a request can make large: its steps, settings and flags (activities are capped apart).
       sizeOf: (s) => s.storedBytes,
       indexes: { parent: (s) => (s.parentId === undefined ? [] : [s.parentId]) },
-    }),
-    blacklist: memoryCollection<BlacklistRecord>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { match: blacklistMatchKeys } }),
-    users: memoryCollection<User>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { email: (u) => [u.email.toLowerCase()] } }),
-    groups: memoryCollection<Group>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { member: (g) => g.memberUserIds } }),
-    monitoring: memoryCollection<MonitoringQuery>({ maxPerCompany, budget, sizeOf: jsonSize, indexes: { key: (m) => (m.key === undefined ? [] : [m.key]) } }),
-    files: memoryCollection<Attachment>({ maxPerCompany, budget, sizeOf: (f) => 256 + f.bytes.length, indexes: { session: (f) => [f.sessionId] } }),
-    clear(company?: string) {
-      for (const collection of [state.sessions, state.blacklist, state.users, state.groups, state.monitoring, state.files]) collection.clear(company);
+    },
+    blacklist: { maxPerCompany, sizeOf: jsonSize, indexes: { match: blacklistMatchKeys, identity: (r) => [identityOf(r)] }, unique: ['identity'] },
+    users: { maxPerCompany, sizeOf: jsonSize, indexes: { email: (u) => [u.email.toLowerCase()] }, unique: ['email'] },
+    groups: { maxPerCompany, sizeOf: jsonSize, indexes: { member: (g) => g.memberUserIds } },
+    monitoring: { maxPerCompany, sizeOf: jsonSize, indexes: { key: (m) => (m.key === undefined ? [] : [m.key]) }, unique: ['key'] },
+    files: { maxPerCompany, sizeOf: (f) => 256 + f.bytes.length, indexes: { session: (f) => [f.sessionId] } },
+  };
+}
+
+export const collectionNames = ['sessions', 'blacklist', 'users', 'groups', 'monitoring', 'files'] as const satisfies readonly (keyof Collections)[];
+
+export function memoryState(limits: Limits = defaultLimits): State {
+  const budget = createBudget(limits.maxBytesPerCompany);
+  const specs = collectionSpecs(limits);
+  const collections = {
+    sessions: memoryCollection({ ...specs.sessions, budget }),
+    blacklist: memoryCollection({ ...specs.blacklist, budget }),
+    users: memoryCollection({ ...specs.users, budget }),
+    groups: memoryCollection({ ...specs.groups, budget }),
+    monitoring: memoryCollection({ ...specs.monitoring, budget }),
+    files: memoryCollection({ ...specs.files, budget }),
+  };
+  const exclusive = keyedMutex();
+  return {
+    kind: 'memory',
+    ...collections,
+    // A throw keeps what was written before it (memory has no rollback): handlers check before they write.
+    transaction: (company, work) => exclusive(company, () => work(collections)),
+    async clear(company?: string) {
+      for (const name of collectionNames) collections[name].clear(company);
       budget.clear(company);
     },
+    async close() {},
   };
-  return state;
 }

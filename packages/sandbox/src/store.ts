@@ -1,30 +1,54 @@
 /**
  * Where the sandbox keeps its state: one collection per kind of record, each partitioned by company so
- * that no operation can reach another company's data by accident. Every method is synchronous, so a
- * check and the write that follows it can never interleave with another request: concurrent requests
- * never lose or double a record. A persistent engine implements the same interface.
+ * that no operation can reach another company's data by accident. Every method returns a promise, so a
+ * persistent engine (sql/store.ts: PGlite or PostgreSQL) implements the same interface as the memory one
+ * here; a handler never knows which it has. A check and the write that follows it stay atomic because
+ * the server runs each writing request inside `State.transaction(company, ...)` (state.ts).
  *
- * Memory is bounded: a company holds at most `maxPerCompany` records of a kind and at most its byte
- * budget (shared by its collections, estimated by `sizeOf`); a `put` over either throws `StoreFull` and
- * stores nothing. Lookups by a field go through named indexes, never a scan of the company's records.
+ * Bounded: a company holds at most `maxPerCompany` records of a kind and at most its byte budget (shared
+ * by its collections, estimated by `sizeOf`); a `put` over either throws `StoreFull` and stores nothing.
+ * Lookups by a field go through named indexes, never a scan of the company's records. An index named in
+ * `unique` holds each key once per company: a `put` that would repeat one throws `Duplicate`, so the rule
+ * holds in the database itself (a unique constraint), across instances, whatever a handler checked.
+ *
+ * The memory collection hands out the stored objects themselves: a handler that changes a record must
+ * `put` it again (a persistent store keeps only what was put).
  */
 import { StoreFull } from './errors.js';
 
 export interface Collection<T> {
-  get(company: string, id: string): T | undefined;
+  get(company: string, id: string): Promise<T | undefined>;
   /** Which company holds the record, if any: to tell `invalid-access` from `not-found`. */
-  ownerOf(id: string): string | undefined;
-  /** Stores or replaces a record (replacing also re-reads its index keys); throws StoreFull over a limit. */
-  put(company: string, id: string, record: T): void;
-  delete(company: string, id: string): boolean;
-  list(company: string): T[];
-  /** `limit` records from `offset` on, in insertion order, without copying the whole collection. */
-  page(company: string, offset: number, limit: number): T[];
-  count(company: string): number;
+  ownerOf(id: string): Promise<string | undefined>;
+  /** Stores or replaces a record (replacing also re-reads its index keys); throws StoreFull over a limit, Duplicate on a taken unique key. */
+  put(company: string, id: string, record: T): Promise<void>;
+  delete(company: string, id: string): Promise<boolean>;
+  list(company: string): Promise<T[]>;
+  /** `limit` records from `offset` on, in insertion order, without reading the whole collection. */
+  page(company: string, offset: number, limit: number): Promise<T[]>;
+  count(company: string): Promise<number>;
   /** The company's records whose index `index` holds `key`, in insertion order. */
-  find(company: string, index: string, key: string): T[];
-  clear(company?: string): void;
+  find(company: string, index: string, key: string): Promise<T[]>;
 }
+
+/** A `put` whose unique index key another record of the company already holds: nothing was stored. */
+export class Duplicate extends Error {
+  constructor(readonly index: string) {
+    super(`a record with the same ${index} exists`);
+  }
+}
+
+/** What defines a kind of record, whatever the store: shared by memory.ts and the SQL store. */
+export type CollectionOptions<T> = {
+  /** Records a company may hold in this collection. */
+  maxPerCompany?: number;
+  /** The record's estimated size in bytes, charged to the company's byte budget when stored. */
+  sizeOf?: (record: T) => number;
+  /** Named indexes: the keys under which a record is found by `find`. */
+  indexes?: Record<string, (record: T) => readonly string[]>;
+  /** Indexes whose keys are unique per company. */
+  unique?: readonly string[];
+};
 
 /** Bytes a company may hold across its collections (an estimate: see each collection's `sizeOf`). */
 export type Budget = { charge(company: string, bytes: number): boolean; refund(company: string, bytes: number): void; clear(company?: string): void };
@@ -48,20 +72,35 @@ export function createBudget(maxBytesPerCompany: number): Budget {
   };
 }
 
-export type CollectionOptions<T> = {
-  /** Records a company may hold in this collection. */
-  maxPerCompany?: number;
-  budget?: Budget;
-  /** The record's estimated size in bytes, charged to the budget when stored. */
-  sizeOf?: (record: T) => number;
-  /** Named indexes: the keys under which a record is found by `find`. */
-  indexes?: Record<string, (record: T) => readonly string[]>;
-};
+/**
+ * Runs one piece of work at a time per key, in arrival order (a promise chain per company). The memory
+ * store's transactions: with awaits between a check and its write, two requests of one company could
+ * otherwise both pass the check. Other companies never wait.
+ */
+export function keyedMutex() {
+  const tails = new Map<string, Promise<void>>();
+  return async function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = tails.get(key);
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    tails.set(key, mine);
+    try {
+      if (before) await before;
+      return await work();
+    } finally {
+      release();
+      if (tails.get(key) === mine) tails.delete(key);
+    }
+  };
+}
 
 type Entry<T> = { record: T; size: number; keys: Record<string, readonly string[]> };
 
-export function memoryCollection<T>(options: CollectionOptions<T> = {}): Collection<T> {
-  const { maxPerCompany = Infinity, budget, sizeOf = () => 0, indexes = {} } = options;
+/** A memory collection, with `clear` for the state's resets. */
+export type MemoryCollection<T> = Collection<T> & { clear(company?: string): void };
+
+export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: Budget } = {}): MemoryCollection<T> {
+  const { maxPerCompany = Infinity, budget, sizeOf = () => 0, indexes = {}, unique = [] } = options;
   const indexNames = Object.keys(indexes);
   const byCompany = new Map<string, Map<string, Entry<T>>>();
   const owners = new Map<string, string>();
@@ -83,57 +122,67 @@ export function memoryCollection<T>(options: CollectionOptions<T> = {}): Collect
       }
     }
   };
+  const taken = (company: string, id: string, keys: Record<string, readonly string[]>) =>
+    unique.find((name) => keys[name]!.some((key) => [...(lookups.get(name)!.get(company)?.get(key) ?? [])].some((other) => other !== id)));
 
+  const put = (company: string, id: string, record: T) => {
+    const records = partition(company);
+    const old = records.get(id);
+    if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
+    const keys = Object.fromEntries(indexNames.map((name) => [name, indexes[name]!(record)]));
+    const clash = unique.length ? taken(company, id, keys) : undefined;
+    if (clash !== undefined) throw new Duplicate(clash);
+    const size = sizeOf(record);
+    if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
+    if (old) unindex(company, id, old);
+    records.set(id, { record, size, keys });
+    owners.set(id, company);
+    for (const name of indexNames) {
+      const companies = lookups.get(name)!;
+      let byKey = companies.get(company);
+      if (!byKey) companies.set(company, (byKey = new Map()));
+      for (const key of keys[name]!) {
+        let ids = byKey.get(key);
+        if (!ids) byKey.set(key, (ids = new Set()));
+        ids.add(id);
+      }
+    }
+  };
+  const remove = (company: string, id: string) => {
+    const records = byCompany.get(company);
+    const entry = records?.get(id);
+    if (!entry) return false;
+    records!.delete(id);
+    owners.delete(id);
+    unindex(company, id, entry);
+    budget?.refund(company, entry.size);
+    return true;
+  };
+  const page = (company: string, offset: number, limit: number) => {
+    const out: T[] = [];
+    let index = 0;
+    for (const entry of byCompany.get(company)?.values() ?? []) {
+      if (out.length >= limit) break;
+      if (index++ >= offset) out.push(entry.record);
+    }
+    return out;
+  };
+  const find = (company: string, index: string, key: string) => {
+    const ids = lookups.get(index)?.get(company)?.get(key);
+    const records = byCompany.get(company);
+    return ids && records ? [...ids].map((id) => records.get(id)!.record) : [];
+  };
+
+  // Async by signature only: each method does its work before returning a settled promise.
   return {
-    get: (company, id) => byCompany.get(company)?.get(id)?.record,
-    ownerOf: (id) => owners.get(id),
-    put: (company, id, record) => {
-      const records = partition(company);
-      const old = records.get(id);
-      if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
-      const size = sizeOf(record);
-      if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
-      if (old) unindex(company, id, old);
-      const keys = Object.fromEntries(indexNames.map((name) => [name, indexes[name]!(record)]));
-      records.set(id, { record, size, keys });
-      owners.set(id, company);
-      for (const name of indexNames) {
-        const companies = lookups.get(name)!;
-        let byKey = companies.get(company);
-        if (!byKey) companies.set(company, (byKey = new Map()));
-        for (const key of keys[name]!) {
-          let ids = byKey.get(key);
-          if (!ids) byKey.set(key, (ids = new Set()));
-          ids.add(id);
-        }
-      }
-    },
-    delete: (company, id) => {
-      const records = byCompany.get(company);
-      const entry = records?.get(id);
-      if (!entry) return false;
-      records!.delete(id);
-      owners.delete(id);
-      unindex(company, id, entry);
-      budget?.refund(company, entry.size);
-      return true;
-    },
-    list: (company) => [...(byCompany.get(company)?.values() ?? [])].map((entry) => entry.record),
-    page: (company, offset, limit) => {
-      const out: T[] = [];
-      let index = 0;
-      for (const entry of byCompany.get(company)?.values() ?? []) {
-        if (out.length >= limit) break;
-        if (index++ >= offset) out.push(entry.record);
-      }
-      return out;
-    },
-    count: (company) => byCompany.get(company)?.size ?? 0,
-    find: (company, index, key) => {
-      const ids = lookups.get(index)?.get(company)?.get(key);
-      const records = byCompany.get(company);
-      return ids && records ? [...ids].map((id) => records.get(id)!.record) : [];
-    },
+    get: async (company, id) => byCompany.get(company)?.get(id)?.record,
+    ownerOf: async (id) => owners.get(id),
+    put: async (company, id, record) => put(company, id, record),
+    delete: async (company, id) => remove(company, id),
+    list: async (company) => [...(byCompany.get(company)?.values() ?? [])].map((entry) => entry.record),
+    page: async (company, offset, limit) => page(company, offset, limit),
+    count: async (company) => byCompany.get(company)?.size ?? 0,
+    find: async (company, index, key) => find(company, index, key),
     clear: (company) => {
       if (company === undefined) {
         byCompany.clear();

@@ -16,7 +16,7 @@ afterEach(() => t.close());
 // cfg-kyc-standard-01 has a questionnaire step `documents` with questions `proof-of-address` and `occupation`.
 const where = { stepKey: 'documents', questionKey: 'proof-of-address' };
 const session = async () => (await t.a.begin({ configId: 'cfg-kyc-standard-01' })).id;
-const stored = () => t.sandbox.state.files.list(keyA).length;
+const stored = async () => (await t.sandbox.state.files.list(keyA)).length;
 
 describe('upload, read and delete', () => {
   it('stores PDF, JPEG and PNG files and gives each back with its type and bytes', async () => {
@@ -60,7 +60,7 @@ describe('upload, read and delete', () => {
     expect(await codeOf(t.a.getFile({ sessionId: id, ...where, filename: fileId }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.deleteFile({ sessionId: id, ...where, filename: fileId }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.getQuestionFile({ sessionId: id, ...where }))).toBe('wrong-parameters');
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 
   it('keeps every one of many concurrent uploads', async () => {
@@ -69,14 +69,14 @@ describe('upload, read and delete', () => {
       Array.from({ length: 12 }, (_, i) => t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/jpeg', solidJpeg(8, 8, `n${i}`)) })),
     );
     expect(new Set(ids.map((r) => r.result)).size).toBe(12);
-    expect(stored()).toBe(12);
+    expect(await stored()).toBe(12);
   });
 
   it('goes with its session when the session is deleted', async () => {
     const id = await session();
     await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng) });
     await t.a.deleteSession({ sessionId: id });
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 });
 
@@ -95,7 +95,7 @@ describe('refusals', () => {
       Buffer.from(jpeg).toString('base64'), // no data URI at all
     ];
     for (const content of bad) expect(await codeOf(t.a.uploadFile({ sessionId: id, ...where, content }))).toBe('wrong-parameters');
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 
   it('refuses an unknown step or question', async () => {
@@ -105,7 +105,7 @@ describe('refusals', () => {
     expect(await codeOf(t.a.uploadFile({ sessionId: id, stepKey: 'documents', questionKey: 'no-question', content }))).toBe('wrong-parameters');
     // A step without questions (identity-document) takes no files.
     expect(await codeOf(t.a.uploadFile({ sessionId: id, stepKey: 'identity-document', questionKey: 'proof-of-address', content }))).toBe('wrong-parameters');
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 
   it('refuses a file asked for under another step or question', async () => {
@@ -115,7 +115,7 @@ describe('refusals', () => {
     expect(await codeOf(t.a.deleteFile({ sessionId: id, stepKey: 'other', questionKey: 'proof-of-address', filename: fileId }))).toBe('wrong-parameters');
     const other = await session();
     expect(await codeOf(t.a.getFile({ sessionId: other, ...where, filename: fileId }))).toBe('wrong-parameters');
-    expect(stored()).toBe(1);
+    expect(await stored()).toBe(1);
   });
 
   it('answers session-not-found for unknown sessions', async () => {
@@ -138,7 +138,7 @@ describe('refusals', () => {
     const { id: own } = await t.b.begin({ steps: [{ type: 'user-questionnaire', key: 'documents', questions: [{ key: 'proof-of-address', type: 'attachment', mandatory: false, title: { en: 'Proof' } }] }] });
     expect(await codeOf(t.b.getFile({ sessionId: own, ...where, filename: fileId }))).toBe('wrong-parameters');
     expect(await codeOf(t.b.deleteFile({ sessionId: own, ...where, filename: fileId }))).toBe('wrong-parameters');
-    expect(t.sandbox.state.files.list(keyB)).toEqual([]);
-    expect(stored()).toBe(1);
+    expect(await t.sandbox.state.files.list(keyB)).toEqual([]);
+    expect(await stored()).toBe(1);
   });
 });

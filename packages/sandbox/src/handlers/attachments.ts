@@ -1,6 +1,6 @@
 // Files attached to questions of questionnaire steps: upload, read, delete, and read by position. Each
 // file belongs to one session, step and question of the caller's company; every check comes before the
-// write, with no await between them, so a refused request stores nothing.
+// write, so a refused request stores nothing.
 import { refuse } from '../codes.js';
 import type { Context, Handlers } from '../context.js';
 import { parseDataUri, toDataUri } from '../media/data-uri.js';
@@ -21,24 +21,24 @@ function checkQuestion(context: Context, session: Session) {
 }
 
 /** The session's files of the request's step and question, in upload order. */
-function questionFiles(context: Context, session: Session): Attachment[] {
+async function questionFiles(context: Context, session: Session): Promise<Attachment[]> {
   const { stepKey, questionKey } = context.body;
-  return context.state.files.find(context.company.companyKey, 'session', session.id).filter((f) => f.stepKey === stepKey && f.questionKey === questionKey);
+  return (await context.state.files.find(context.company.companyKey, 'session', session.id)).filter((f) => f.stepKey === stepKey && f.questionKey === questionKey);
 }
 
 /**
  * The file named by `filename` (a fileId from upload-file). Our choice: it must belong to the request's
  * session, step and question, else `wrong-parameters`, as an unknown ID.
  */
-function namedFile(context: Context, session: Session): Attachment {
-  const file = context.state.files.get(context.company.companyKey, String(context.body.filename));
+async function namedFile(context: Context, session: Session): Promise<Attachment> {
+  const file = await context.state.files.get(context.company.companyKey, String(context.body.filename));
   if (!file || file.sessionId !== session.id || file.stepKey !== context.body.stepKey || file.questionKey !== context.body.questionKey) refuse(context, 'wrong-parameters');
   return file;
 }
 
 export const attachmentsHandlers: Handlers = {
-  uploadFile(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async uploadFile(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     checkQuestion(context, session);
     // The declared type must be accepted and must be what the bytes' magic number says they are.
     const file = parseDataUri(String(context.body.content));
@@ -52,25 +52,25 @@ export const attachmentsHandlers: Handlers = {
       bytes: file.bytes,
       uploadedAt: new Date(context.clock.now()).toISOString(),
     };
-    context.state.files.put(context.company.companyKey, attachment.id, attachment);
+    await context.state.files.put(context.company.companyKey, attachment.id, attachment);
     return { json: { result: attachment.id } };
   },
 
-  getFile(context) {
-    const file = namedFile(context, sessionOf(context, context.body.sessionId));
+  async getFile(context) {
+    const file = await namedFile(context, await sessionOf(context, context.body.sessionId));
     return { bytes: file.bytes, contentType: file.contentType };
   },
 
-  deleteFile(context) {
-    const file = namedFile(context, sessionOf(context, context.body.sessionId));
-    context.state.files.delete(context.company.companyKey, file.id);
+  async deleteFile(context) {
+    const file = await namedFile(context, await sessionOf(context, context.body.sessionId));
+    await context.state.files.delete(context.company.companyKey, file.id);
     return { json: { result: true } };
   },
 
   /** fileIndex (default 0) counts the question's files in upload order; none there is `wrong-parameters`. */
-  getQuestionFile(context) {
-    const session = sessionOf(context, context.body.sessionId);
-    const file = questionFiles(context, session)[context.body.fileIndex ?? 0] ?? refuse(context, 'wrong-parameters');
+  async getQuestionFile(context) {
+    const session = await sessionOf(context, context.body.sessionId);
+    const file = (await questionFiles(context, session))[context.body.fileIndex ?? 0] ?? refuse(context, 'wrong-parameters');
     return { json: { result: { contentType: file.contentType, content: toDataUri(file.contentType, file.bytes) } } };
   },
 };

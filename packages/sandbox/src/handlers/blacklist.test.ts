@@ -33,14 +33,14 @@ describe('addBlacklistRecord', () => {
   it('accepts any one identifying field alone', async () => {
     for (const field of ['firstName', 'lastName', 'personalNumber', 'documentNumber'] as const) await t.a.addBlacklistRecord({ query: { reason: 'r', [field]: 'X1' } });
     await t.a.addBlacklistRecord({ query: { reason: 'r', birthday: '1970-01-01T00:00:00Z' } });
-    expect(stored()).toHaveLength(5);
+    expect(await stored()).toHaveLength(5);
   });
 
   it('gives already-exists for the same identifying fields, whatever the case, spaces, time of day, offset or reason', async () => {
     await t.a.addBlacklistRecord({ query: { reason: 'Fraud', firstName: 'Jane', lastName: 'Roe', documentNumber: '12AB34567', birthday: '1990-04-01T00:00:00Z' } });
     const again = t.a.addBlacklistRecord({ query: { reason: 'Another reason', notes: 'n', firstName: ' JANE', lastName: 'roe ', documentNumber: '12ab34567', birthday: '1990-04-01T23:30:00.000-05:00' } });
     expect(await codeOf(again)).toBe('already-exists');
-    expect(stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(1);
   });
 
   it('treats records that differ in any identifying field, or in which fields they have, as different', async () => {
@@ -48,7 +48,7 @@ describe('addBlacklistRecord', () => {
     await t.a.addBlacklistRecord({ query: { reason: 'r', firstName: 'Jane', lastName: 'Roe', personalNumber: '01001012345' } });
     await t.a.addBlacklistRecord({ query: { reason: 'r', firstName: 'Jane', lastName: 'Roe', birthday: '1990-04-02T00:00:00Z' } });
     await t.a.addBlacklistRecord({ query: { reason: 'r', firstName: 'Jane' } });
-    expect(stored()).toHaveLength(4);
+    expect(await stored()).toHaveLength(4);
     expect(await codeOf(t.a.addBlacklistRecord({ query: { reason: 'r', firstName: 'jane', lastName: 'ROE' } }))).toBe('already-exists');
   });
 
@@ -62,7 +62,7 @@ describe('addBlacklistRecord', () => {
     ['a number for a name', { reason: 'r', firstName: 42 }],
   ])('refuses %s with wrong-parameters and stores nothing', async (_, query) => {
     expect(await codeOf(t.a.addBlacklistRecord({ query: query as never }))).toBe('wrong-parameters');
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('refuses a missing or malformed query, and a body that is not JSON, with wrong-parameters', async () => {
@@ -70,7 +70,7 @@ describe('addBlacklistRecord', () => {
     expect(await post('/add-blacklist-record', { companyKey: keyA, query: '{"reason":"r","firstName":"J"}' })).toEqual({ status: 400, body: { argumentError: 'wrong-parameters' } });
     const response = await fetch(`${t.url}/add-blacklist-record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":' });
     expect([response.status, await response.json()]).toEqual([400, { argumentError: 'wrong-parameters' }]);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('gives invalid-company-key to a key that names no company, on every blacklist operation', async () => {
@@ -142,7 +142,7 @@ describe('reset', () => {
     expect(await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D2' } })).toEqual(first);
     await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D1' } });
     expect(await codeOf(t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D2' } }))).toBe('already-exists');
-    expect(stored().map((r) => r.documentNumber)).toEqual(['D2', 'D1']);
+    expect((await stored()).map((r) => r.documentNumber)).toEqual(['D2', 'D1']);
   });
 });
 
@@ -152,8 +152,8 @@ describe('companies', () => {
     expect((await t.b.listBlacklistRecords()).result).toEqual({ offset: 0, limit: 100, total: 0, data: [] });
     expect(await codeOf(t.b.removeBlacklistRecord({ id }))).toBe('not-found');
     await t.b.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D1' } });
-    expect(stored(keyA).map((r) => r.id)).toEqual([id]);
-    expect(stored(keyB)).toHaveLength(1);
+    expect((await stored(keyA)).map((r) => r.id)).toEqual([id]);
+    expect(await stored(keyB)).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,7 @@ import { matchingRecord } from '../blacklist-match.js';
 import { refuse } from '../codes.js';
 import type { Context, Handlers } from '../context.js';
 import { personOf } from '../results.js';
-import { applicantUrl, isExpired, moveTo, record, sessionOf } from '../sessions.js';
+import { applicantUrl, isExpired, moveTo, record, saveSession, sessionOf } from '../sessions.js';
 import { blacklistMatchKeys, type Session } from '../state.js';
 
 /**
@@ -10,37 +10,39 @@ import { blacklistMatchKeys, type Session } from '../state.js';
  * rejected whatever was asked, with a reason that names the record. An expired session cannot be
  * finished (our choice: `wrong-parameters`).
  */
-export function completeSession(context: Context, session: Session, result: 'approved' | 'rejected' | 'manual-check'): void {
+export async function completeSession(context: Context, session: Session, result: 'approved' | 'rejected' | 'manual-check'): Promise<void> {
   if (isExpired(context, session)) refuse(context, 'wrong-parameters');
   record(context, session, 'PAGE_LOADED');
   let outcome = result;
   session.rejection = undefined;
   if (session.kind === 'kyc') {
     const person = personOf(session);
-    const candidates = new Set(blacklistMatchKeys(person).flatMap((key) => context.state.blacklist.find(context.company.companyKey, 'match', key)));
-    const match = matchingRecord(person, [...candidates]);
+    const found = await Promise.all(blacklistMatchKeys(person).map((key) => context.state.blacklist.find(context.company.companyKey, 'match', key)));
+    // One record can be found under several keys: each once, by ID (a persistent store returns copies).
+    const candidates = new Map(found.flat().map((r) => [r.id, r]));
+    const match = matchingRecord(person, [...candidates.values()]);
     if (match) {
       outcome = 'rejected';
       session.rejection = { value: 'BLACKLISTED', description: `The person matches blacklist record ${match.id}: ${match.reason}` };
     }
   }
-  moveTo(context, session, outcome);
+  await moveTo(context, session, outcome);
 }
 
 export const controlHandlers: Handlers = {
-  sandboxCompleteSession(context) {
-    completeSession(context, sessionOf(context, context.body.sessionId), context.body.result);
+  async sandboxCompleteSession(context) {
+    await completeSession(context, await sessionOf(context, context.body.sessionId), context.body.result);
     return { json: { result: true } };
   },
   sandboxListCallbacks: (context) => ({ json: { result: context.callbackAttempts() } }),
-  sandboxRequestAdditionalInformation(context) {
-    moveTo(context, sessionOf(context, context.body.sessionId), 'additional-information-requested');
+  async sandboxRequestAdditionalInformation(context) {
+    await moveTo(context, await sessionOf(context, context.body.sessionId), 'additional-information-requested');
     return { json: { result: true } };
   },
 
   /** The provider callbacks of Part 6, as the applicant or an operator would cause them. */
-  sandboxRaiseEvent(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async sandboxRaiseEvent(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     const { type, phoneNumber = '+995500000000', address = 'applicant@example.org', createdBy = 'usr_sandbox_operator' } = context.body;
     const code = String(Math.floor(context.ids.random() * 1_000_000)).padStart(6, '0');
     const sessionLink = applicantUrl(context, session.id);
@@ -51,6 +53,7 @@ export const controlHandlers: Handlers = {
       'share-session-link-via-email': { address, subject: 'Verify your identity', content: `Open ${sessionLink} to verify your identity.`, cc: [], sessionLink, createdBy },
     };
     record(context, session, 'EVENT_RAISED', { type });
+    await saveSession(context, session);
     context.emit({ type, sessionId: session.id, ...fields[type] });
     return { json: { result: true } };
   },

@@ -162,6 +162,6 @@ describe('legacy media', () => {
     expect(await codeOf(t.legacyB.getGeneralDocument({ session_token: id, typeId: 'utility-bill' }))).toBe('session-not-found');
     expect(await codeOf(t.legacyA.getGeneralDocument({ session_token: open, typeId: 'utility-bill' }))).toBe('session-not-found');
     expect(await codeOf(t.legacyA.getGeneralDocument({ session_token: id, typeId: 'passport' } as never))).toBe('session-not-found');
-    expect(t.sandbox.state.sessions.get(keyA, id)!.status).toBe('approved');
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.status).toBe('approved');
   });
 });

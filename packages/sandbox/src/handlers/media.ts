@@ -70,8 +70,8 @@ function screeningSection(session: Session): PdfSection {
   };
 }
 
-function proofOfAddressSection(context: Context, session: Session): PdfSection {
-  const files = context.state.files.find(context.company.companyKey, 'session', session.id);
+async function proofOfAddressSection(context: Context, session: Session): Promise<PdfSection> {
+  const files = await context.state.files.find(context.company.companyKey, 'session', session.id);
   return {
     title: 'Proof of address',
     lines: [
@@ -85,8 +85,8 @@ function proofOfAddressSection(context: Context, session: Session): PdfSection {
 
 /** A legacy media endpoint: the session's file as bytes, or session-not-found. */
 function legacyImage(what: SessionImage): Handler {
-  return (context) => {
-    const session = legacySessionWithMedia(context);
+  return async (context) => {
+    const session = await legacySessionWithMedia(context);
     return { bytes: sessionImage(session, what), contentType: 'image/jpeg' };
   };
 }
@@ -95,8 +95,8 @@ function legacyImage(what: SessionImage): Handler {
  * The session of a legacy media request, when it holds media. Our choice: a session that is not finished
  * (or a KYB session) gives `session-not-found` too, the only code the legacy media endpoints document.
  */
-function legacySessionWithMedia(context: Context): Session {
-  const session = sessionOf(context, context.body.session_token);
+async function legacySessionWithMedia(context: Context): Promise<Session> {
+  const session = await sessionOf(context, context.body.session_token);
   if (!hasKycMedia(session)) refuse(context, 'session-not-found');
   return session;
 }
@@ -120,26 +120,26 @@ async function generalDocument(session: Session, typeId: string, at: number): Pr
 export const mediaHandlers: Handlers = {
   async exportSessionAsPdf(context) {
     const { body } = context;
-    const session = sessionOf(context, body.sessionId);
+    const session = await sessionOf(context, body.sessionId);
     if (body.exportSession !== true && body.exportScreening !== true && body.exportProofOfAddress !== true) refuse(context, 'wrong-parameters');
     const sections = [
       ...(body.exportSession === true ? [sessionSection(context, session)] : []),
       ...(body.exportScreening === true ? [screeningSection(session)] : []),
-      ...(body.exportProofOfAddress === true ? [proofOfAddressSection(context, session)] : []),
+      ...(body.exportProofOfAddress === true ? [await proofOfAddressSection(context, session)] : []),
     ];
     // Stamped with the time of the session's last change, so that exporting twice gives the same bytes.
     const pdf = await makePdf(`Session ${session.id}`, sections, filesTime(session), context.limits);
     return { json: { result: toDataUri('application/pdf', pdf) } };
   },
 
-  getSessionMainDocumentFacePhoto(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async getSessionMainDocumentFacePhoto(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     if (!hasKycMedia(session)) refuse(context, 'face-photo-not-found');
     return { json: { result: toDataUri('image/jpeg', sessionImage(session, 'document-face-photo')) } };
   },
 
-  getVisualMarkers(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async getVisualMarkers(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     if (!hasKycMedia(session)) refuse(context, 'not-found');
     return { json: { result: toDataUri('application/x-tar', makeTar(visualMarkers(session), filesTime(session))) } };
   },
@@ -149,11 +149,11 @@ export const mediaHandlers: Handlers = {
   legacyGetPassport: legacyImage('passport'),
   legacyGetFace: legacyImage('face'),
   legacyGetFaceDocument: legacyImage('face-document'),
-  legacyGetFaceVideo(context) {
-    return { bytes: livenessVideo(legacySessionWithMedia(context)), contentType: 'video/mp4' };
+  async legacyGetFaceVideo(context) {
+    return { bytes: livenessVideo(await legacySessionWithMedia(context)), contentType: 'video/mp4' };
   },
   async legacyGetGeneralDocument(context) {
-    const session = legacySessionWithMedia(context);
+    const session = await legacySessionWithMedia(context);
     return generalDocument(session, String(context.body.typeId), filesTime(session));
   },
 };

@@ -68,11 +68,11 @@ export const registryHandlers: Handlers = {
    * without either the first sample person. A blank privateNumber, or a `sessionId` that is not one of the
    * company's sessions, is `wrong-parameters`. birthdayTime and issuingState are not checked.
    */
-  getTrustedDatabaseRecord(context) {
+  async getTrustedDatabaseRecord(context) {
     if (!context.company.trustedDatabase) throw new ApiError('no-trusted-database-sources');
     const { privateNumber, sessionId } = context.body;
     if (privateNumber !== undefined && (typeof privateNumber !== 'string' || privateNumber.trim() === '')) refuse(context, 'wrong-parameters');
-    const session = sessionId === undefined ? undefined : (context.state.sessions.get(context.company.companyKey, String(sessionId)) ?? refuse(context, 'wrong-parameters'));
+    const session = sessionId === undefined ? undefined : ((await context.state.sessions.get(context.company.companyKey, String(sessionId))) ?? refuse(context, 'wrong-parameters'));
     const person =
       privateNumber !== undefined
         ? (samplePersons.find((p) => p.personalNumber === privateNumber) ?? personFor(privateNumber))

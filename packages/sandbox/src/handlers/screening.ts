@@ -5,6 +5,7 @@
 import { refuse } from '../codes.js';
 import type { Context, Handlers } from '../context.js';
 import type { MonitoringQuery } from '../state.js';
+import { Duplicate } from '../store.js';
 import { searchWatchlist } from '../screening/search.js';
 import { nameTokens } from '../screening/transliterate.js';
 import { watchlistEntry } from '../screening/watchlist.js';
@@ -87,14 +88,14 @@ export const screeningHandlers: Handlers = {
    * a name that matches nothing has no lastUpdatedDate (our choice, for the reference's "present only
    * for some records").
    */
-  monitorScreeningQuery(context: Context) {
+  async monitorScreeningQuery(context: Context) {
     const { query } = context.body;
     const company = context.company.companyKey;
     const tokens = namedTokens(context, query.fullName);
     const day = dayOf(context, query.birthdayTimeFrom);
     const key = monitoringKey(tokens, day);
     paid(context);
-    if (context.state.monitoring.find(company, 'key', key).length) refuse(context, 'already-exists');
+    if ((await context.state.monitoring.find(company, 'key', key)).length) refuse(context, 'already-exists');
     const matchIds = searchWatchlist(query.fullName, monitoringThreshold, day).map((hit) => hit.entry.personId);
     const now = context.clock.now();
     const record: Monitored = {
@@ -106,26 +107,29 @@ export const screeningHandlers: Handlers = {
       key,
       matchIds,
     };
-    context.state.monitoring.put(company, record.id, record);
+    try {
+      await context.state.monitoring.put(company, record.id, record);
+    } catch (error) {
+      if (error instanceof Duplicate) refuse(context, 'already-exists');
+      throw error;
+    }
     return { json: { result: record.id } };
   },
 
   /** An unknown ID, or another company's, gives `access-denied` (our choice: the reference shows no code). */
-  removeScreeningQueryFromMonitoring(context: Context) {
+  async removeScreeningQueryFromMonitoring(context: Context) {
     paid(context);
-    if (!context.state.monitoring.delete(context.company.companyKey, context.body.id)) refuse(context, 'access-denied');
+    if (!(await context.state.monitoring.delete(context.company.companyKey, context.body.id))) refuse(context, 'access-denied');
     return { json: { result: true } };
   },
 
   /** Oldest first (our choice). With date, only records whose lastUpdatedDate is after it; total counts them. */
-  listScreeningMonitoringRecords(context: Context) {
+  async listScreeningMonitoringRecords(context: Context) {
     const { start = defaultOffset, limit = defaultLimit, date } = context.body;
     const after = date === undefined ? undefined : Date.parse(date);
     if (after !== undefined && Number.isNaN(after)) badInput(context);
     paid(context);
-    const records = context.state.monitoring
-      .list(context.company.companyKey)
-      .filter((record) => after === undefined || (record.lastUpdatedDate !== undefined && Date.parse(record.lastUpdatedDate) > after));
+    const records = (await context.state.monitoring.list(context.company.companyKey)).filter((record) => after === undefined || (record.lastUpdatedDate !== undefined && Date.parse(record.lastUpdatedDate) > after));
     const data = page(records, start, limit).map((r) => ({ id: r.id, fullName: r.fullName, ...(r.lastUpdatedDate ? { lastUpdatedDate: r.lastUpdatedDate } : {}) }));
     return { json: { result: { start, limit, total: records.length, data } } };
   },
@@ -135,10 +139,11 @@ export const screeningHandlers: Handlers = {
    * that the company's monitored names match, each dated when monitoring first found it, oldest first.
    * Empty until a monitored name matches something; an entry leaves when no monitored name matches it.
    */
-  getScreeningDeltaRecords(context: Context) {
+  async getScreeningDeltaRecords(context: Context) {
     paid(context);
     const found = new Map<string, string>();
-    for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
+    const monitored = (await context.state.monitoring.list(context.company.companyKey)) as Monitored[];
+    for (const record of monitored) {
       if (!record.matchIds?.length) continue;
       // Found when monitoring started; later changes are deltas of their own (below).
       const date = new Date(record.createdAt).toISOString();
@@ -147,7 +152,7 @@ export const screeningHandlers: Handlers = {
       }
     }
     // A recorded change to a matched entry is a delta of its own, dated when it happened.
-    const changes = (context.state.monitoring.list(context.company.companyKey) as Monitored[]).flatMap((record) => record.changes ?? []);
+    const changes = monitored.flatMap((record) => record.changes ?? []);
     const unique = new Map([...found].map(([personId, date]) => [`${personId}@${date}`, { personId, date }]));
     for (const change of changes) unique.set(`${change.personId}@${change.date}`, change);
     const deltas = [...unique.values()].map(({ personId, date }) => {
@@ -159,14 +164,16 @@ export const screeningHandlers: Handlers = {
   },
 
   /** Control API: a watchlist entry changed now; every monitored name of the company that matches it shows it. */
-  sandboxChangeWatchlistEntry(context: Context) {
+  async sandboxChangeWatchlistEntry(context: Context) {
     const { personId } = context.body;
     if (!watchlistEntry(personId)) refuse(context, 'wrong-parameters');
     const date = new Date(context.clock.now()).toISOString();
-    for (const record of context.state.monitoring.list(context.company.companyKey) as Monitored[]) {
+    const company = context.company.companyKey;
+    for (const record of (await context.state.monitoring.list(company)) as Monitored[]) {
       if (!record.matchIds?.includes(personId)) continue;
       record.changes = [...(record.changes ?? []), { personId, date }];
       record.lastUpdatedDate = date;
+      await context.state.monitoring.put(company, record.id, record);
     }
     return { json: { result: true } };
   },

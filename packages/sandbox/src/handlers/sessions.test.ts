@@ -27,7 +27,7 @@ describe('begin', () => {
       steps: [{ type: 'liveness', key: 'liveness', flags: { maxLivenessAttempts: 1 } }, { type: 'user-questionnaire', key: 'extra' }],
       general: { language: 'ka' },
     });
-    const session = t.sandbox.state.sessions.get('ck_test_company_a_0000', id)!;
+    const session = (await t.sandbox.state.sessions.get('ck_test_company_a_0000', id))!;
     expect(session.steps.map((s) => s.key)).toEqual(['identity-document', 'liveness', 'documents', 'extra']);
     expect(session.steps[1]!.flags).toEqual({ maxLivenessAttempts: 1 });
     expect(session.general.language).toBe('ka');
@@ -46,12 +46,12 @@ describe('begin', () => {
 
   it('with sessionId creates a child with a fresh URL and leaves the parent as it was', async () => {
     const { id: parentId } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
-    const before = structuredClone(t.sandbox.state.sessions.get('ck_test_company_a_0000', parentId));
+    const before = structuredClone(await t.sandbox.state.sessions.get('ck_test_company_a_0000', parentId));
     const { id, additionalSessionId, url } = await t.a.begin({ sessionId: parentId });
     expect(id).toBe(parentId);
     expect(additionalSessionId).not.toBe(parentId);
     expect(url).toContain(additionalSessionId!);
-    expect(t.sandbox.state.sessions.get('ck_test_company_a_0000', parentId)).toEqual(before);
+    expect(await t.sandbox.state.sessions.get('ck_test_company_a_0000', parentId)).toEqual(before);
   });
 
   it('refuses an unknown configuration and another company\'s parent', async () => {
@@ -109,7 +109,7 @@ describe('finishing and results', () => {
   it('marks a session as additional information requested', async () => {
     const { id } = await t.a.begin({});
     await t.control.requestAdditionalInformation({ sessionId: id });
-    expect(t.sandbox.state.sessions.get('ck_test_company_a_0000', id)!.status).toBe('additional-information-requested');
+    expect((await t.sandbox.state.sessions.get('ck_test_company_a_0000', id))!.status).toBe('additional-information-requested');
   });
 
   it('expires after sessionLifetime minutes: it can no longer be finished', async () => {
@@ -141,6 +141,6 @@ describe('companies', () => {
     expect(await codeOf(t.legacyB.getResult({ session_token: id }))).toBe('session-not-found');
     expect(await codeOf(t.b.listSessionActivities({ sessionId: id }))).toBe('invalid-access');
     expect(await codeOf(t.b.deleteSession({ sessionId: id }))).toBe('wrong-parameters');
-    expect(t.sandbox.state.sessions.get('ck_test_company_a_0000', id)).toBeDefined();
+    expect(await t.sandbox.state.sessions.get('ck_test_company_a_0000', id)).toBeDefined();
   });
 });

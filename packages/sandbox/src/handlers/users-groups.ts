@@ -1,8 +1,10 @@
-// Console users and the groups they belong to. Every lookup stays within the caller's company; a
-// check and the write that follows it happen with no await between them.
+// Console users and the groups they belong to. Every lookup stays within the caller's company; a check
+// and the write that follows it run in the company's transaction (server.ts), and one e-mail address per
+// company is also the store's unique `email` index.
 import { ApiError } from '../errors.js';
 import type { Context, Handlers } from '../context.js';
 import type { Group, User } from '../state.js';
+import { Duplicate } from '../store.js';
 
 const defaultRights = ['call_center_operator'];
 
@@ -13,10 +15,10 @@ const wrongParameter = (field: string) => new ApiError('wrong-parameters', { err
  * The company's group. Another company's group is `invalid-access` (the reference: group data not
  * accessible to the company); an ID that names no group at all is `wrong-parameters` on `groupId`.
  */
-function groupOf(context: Context, id: string): Group {
-  const group = context.state.groups.get(context.company.companyKey, id);
+async function groupOf(context: Context, id: string): Promise<Group> {
+  const group = await context.state.groups.get(context.company.companyKey, id);
   if (group) return group;
-  if (context.state.groups.ownerOf(id) !== undefined) throw new ApiError('invalid-access');
+  if ((await context.state.groups.ownerOf(id)) !== undefined) throw new ApiError('invalid-access');
   throw wrongParameter('groupId');
 }
 
@@ -24,8 +26,8 @@ function groupOf(context: Context, id: string): Group {
  * Member IDs, each a user of the caller's company, without repeats. An unknown user, or another
  * company's, is `wrong-parameters` on `memberIds` (our choice: another company's user is not revealed).
  */
-function membersFrom(context: Context, ids: string[]): string[] {
-  for (const id of ids) if (!context.state.users.get(context.company.companyKey, id)) throw wrongParameter('memberIds');
+async function membersFrom(context: Context, ids: string[]): Promise<string[]> {
+  for (const id of ids) if (!(await context.state.users.get(context.company.companyKey, id))) throw wrongParameter('memberIds');
   return [...new Set(ids)];
 }
 
@@ -51,11 +53,11 @@ export const usersGroupsHandlers: Handlers = {
    * choice: companies never see each other's users). The username is the e-mail address (our choice:
    * the reference shows no other). An empty `rights` array gives the default role (our choice).
    */
-  createUser(context: Context) {
+  async createUser(context: Context) {
     const { body } = context;
     const company = context.company.companyKey;
     const email: string = body.email;
-    if (context.state.users.find(company, 'email', email.toLowerCase()).length) throw new ApiError('user-already-exists');
+    if ((await context.state.users.find(company, 'email', email.toLowerCase())).length) throw new ApiError('user-already-exists');
     const rights: string[] = body.rights?.length ? [...new Set<string>(body.rights)] : defaultRights;
     const user: User = {
       id: context.ids.next('usr'),
@@ -67,52 +69,57 @@ export const usersGroupsHandlers: Handlers = {
       emailVerified: body.emailVerified ?? false,
     };
     // The password is checked (server.ts) and then forgotten: the sandbox has no console to log in to.
-    context.state.users.put(company, user.id, user);
+    try {
+      await context.state.users.put(company, user.id, user);
+    } catch (error) {
+      if (error instanceof Duplicate) throw new ApiError('user-already-exists');
+      throw error;
+    }
     return { json: { result: user.id } };
   },
 
-  listUsers: (context: Context) => ({ json: { result: context.state.users.list(context.company.companyKey).map(shownUser) } }),
+  listUsers: async (context: Context) => ({ json: { result: (await context.state.users.list(context.company.companyKey)).map(shownUser) } }),
 
   /** Deletes the user and takes it out of every group of the company. */
-  deleteUser(context: Context) {
+  async deleteUser(context: Context) {
     const company = context.company.companyKey;
-    if (!context.state.users.delete(company, context.body.userId)) throw new ApiError('user-not-found');
-    for (const group of context.state.groups.find(company, 'member', context.body.userId)) {
+    if (!(await context.state.users.delete(company, context.body.userId))) throw new ApiError('user-not-found');
+    for (const group of await context.state.groups.find(company, 'member', context.body.userId)) {
       group.memberUserIds = group.memberUserIds.filter((id) => id !== context.body.userId);
-      context.state.groups.put(company, group.id, group); // the member index reads the new list
+      await context.state.groups.put(company, group.id, group); // the member index reads the new list
     }
     return { json: {} };
   },
 
-  listGroups: (context: Context) => ({ json: { result: context.state.groups.list(context.company.companyKey).map(shownGroup) } }),
+  listGroups: async (context: Context) => ({ json: { result: (await context.state.groups.list(context.company.companyKey)).map(shownGroup) } }),
 
-  makeGroup(context: Context) {
+  async makeGroup(context: Context) {
     const { body } = context;
     // Checked before an ID is drawn, so a refused request leaves the ID sequence as it was.
     const name = nameFrom(body.name);
     const description = descriptionFrom(body.description);
-    const memberUserIds = membersFrom(context, body.memberIds ?? []);
+    const memberUserIds = await membersFrom(context, body.memberIds ?? []);
     const group: Group = { id: context.ids.next('grp'), name, ...(description !== undefined ? { description } : {}), memberUserIds };
-    context.state.groups.put(context.company.companyKey, group.id, group);
+    await context.state.groups.put(context.company.companyKey, group.id, group);
     return { json: { result: { id: group.id } } };
   },
 
   /** Every field is checked before any is changed: a refused request changes nothing. */
-  changeGroup(context: Context) {
+  async changeGroup(context: Context) {
     const { body } = context;
-    const group = groupOf(context, body.groupId);
+    const group = await groupOf(context, body.groupId);
     const name = body.name !== undefined ? nameFrom(body.name) : group.name;
     const description = body.description !== undefined ? descriptionFrom(body.description) : group.description;
-    const members = body.memberIds !== undefined ? membersFrom(context, body.memberIds) : group.memberUserIds;
+    const members = body.memberIds !== undefined ? await membersFrom(context, body.memberIds) : group.memberUserIds;
     Object.assign(group, { name, description, memberUserIds: members });
-    context.state.groups.put(context.company.companyKey, group.id, group); // the member index reads the new list
+    await context.state.groups.put(context.company.companyKey, group.id, group); // the member index reads the new list
     return { json: {} };
   },
 
   /** Sessions assigned to a deleted group keep its ID (our choice: the reference says nothing of them). */
-  deleteGroup(context: Context) {
-    const group = groupOf(context, context.body.groupId);
-    context.state.groups.delete(context.company.companyKey, group.id);
+  async deleteGroup(context: Context) {
+    const group = await groupOf(context, context.body.groupId);
+    await context.state.groups.delete(context.company.companyKey, group.id);
     return { json: { result: {} } };
   },
 };

@@ -99,9 +99,9 @@ describe('a session with a video call', () => {
   it('ending an ended call changes nothing and sends no callback', async () => {
     const id = await withCall();
     await t.a.endVideoCall({ sessionId: id });
-    const ended = structuredClone(t.sandbox.state.sessions.get(keyA, id)!.videoCall);
+    const ended = structuredClone((await t.sandbox.state.sessions.get(keyA, id))!.videoCall);
     expect(await t.a.endVideoCall({ sessionId: id })).toEqual({});
-    expect(t.sandbox.state.sessions.get(keyA, id)!.videoCall).toEqual(ended);
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.videoCall).toEqual(ended);
     expect(await callEvents()).toHaveLength(2);
   });
 
@@ -110,7 +110,7 @@ describe('a session with a video call', () => {
     expect(await codeOf(t.b.endVideoCall({ sessionId: id }))).toBe('invalid-access');
     expect(await codeOf(t.b.getVideoCallShots({ sessionId: id }))).toBe('invalid-access');
     expect(await codeOf(t.b.getVideoCallVideos({ sessionId: id }))).toBe('invalid-access');
-    expect(t.sandbox.state.sessions.get(keyA, id)!.videoCall!.roomStatus).toBe('created');
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.videoCall!.roomStatus).toBe('created');
     expect(await callEvents()).toEqual([]);
   });
 });

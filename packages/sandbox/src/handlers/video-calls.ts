@@ -6,7 +6,7 @@ import type { Context, Handlers } from '../context.js';
 import { toDataUri } from '../media/data-uri.js';
 import { callShots, callVideo, filesTime } from '../media/session-files.js';
 import { makeTar } from '../media/tar.js';
-import { record, sessionOf } from '../sessions.js';
+import { record, saveSession, sessionOf } from '../sessions.js';
 import type { Session, VideoCall } from '../state.js';
 
 function emitStatus(context: Context, session: Session, call: VideoCall) {
@@ -25,8 +25,8 @@ export const videoCallsHandlers: Handlers = {
    * Our choice: a call that is going on or has ended has two operator screenshots; a session without a
    * call, or whose room ended empty, has none (`not-found`).
    */
-  getVideoCallShots(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async getVideoCallShots(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     const call = session.videoCall;
     if (!call || call.roomStatus === 'empty') refuse(context, 'not-found');
     return { json: { result: toDataUri('application/x-tar', makeTar(callShots(session, call.roomId), filesTime(session))) } };
@@ -36,8 +36,8 @@ export const videoCallsHandlers: Handlers = {
    * With fileId: that recording as MP4, when its file is available and the ID is the call's. Without:
    * every recording in a tar (legacy mode). No recording ready gives `not-found` in both modes.
    */
-  getVideoCallVideos(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async getVideoCallVideos(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     const video = readyVideo(session);
     const fileId = context.body.fileId;
     if (!video || (fileId !== undefined && fileId !== video.id)) refuse(context, 'not-found');
@@ -55,8 +55,8 @@ export const videoCallsHandlers: Handlers = {
    * then composition and video file to `available` with a new videoFileId; a callback is queued for each
    * of the two changes.
    */
-  endVideoCall(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async endVideoCall(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     const call = session.videoCall;
     if (!call) refuse(context, 'invalid-access');
     if (call.roomStatus !== 'created') return { json: {} };
@@ -65,16 +65,18 @@ export const videoCallsHandlers: Handlers = {
     Object.assign(call, { compositionStatus: 'available', videoFileStatus: 'available', videoFileId: context.ids.next('vf') } satisfies Partial<VideoCall>);
     emitStatus(context, session, call);
     record(context, session, 'VIDEO_CALL_ENDED', { roomId: call.roomId, videoFileId: call.videoFileId });
+    await saveSession(context, session);
     return { json: {} };
   },
 
   /** Control API: moves the call to the given states, as the video platform would, and says so by callback. */
-  sandboxSetVideoCallStatus(context) {
-    const session = sessionOf(context, context.body.sessionId);
+  async sandboxSetVideoCallStatus(context) {
+    const session = await sessionOf(context, context.body.sessionId);
     const call = session.videoCall ?? refuse(context, 'wrong-parameters');
     const { roomStatus, compositionStatus = call.compositionStatus, videoFileStatus = call.videoFileStatus } = context.body;
     const videoFileId = videoFileStatus === 'available' ? (call.videoFileId ?? context.ids.next('vf')) : null;
     Object.assign(call, { roomStatus, compositionStatus, videoFileStatus, videoFileId } satisfies Partial<VideoCall>);
+    await saveSession(context, session);
     emitStatus(context, session, call);
     return { json: { result: true } };
   },
