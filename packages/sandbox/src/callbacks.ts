@@ -32,8 +32,8 @@ export const defaultDeliveryPolicy: DeliveryPolicy = { maxAttempts: 10, baseDela
 
 /** Delivers callbacks to companies, in order per session, and logs every attempt. */
 export type Dispatcher = {
-  /** Queues an event for the company; a company without a callback URL gets none. */
-  enqueue(company: Company, event: CallbackEvent): void;
+  /** Queues an event for the company and answers its event ID; a company without a callback URL gets none. */
+  enqueue(company: Company, event: CallbackEvent): string | undefined;
   /** The company's latest delivery attempts, oldest first. */
   attempts(companyKey: string): DeliveryAttempt[];
   /** Resolves when every queued event is delivered or given up. */
@@ -44,6 +44,9 @@ export type Dispatcher = {
   clear(companyKey?: string): void;
   /** Closes kept-alive connections. */
   close(): void;
+  /** Holds (true) or releases (false) the company's deliveries, new and retried alike (the console's pause). */
+  setPaused(companyKey: string, paused: boolean): void;
+  isPaused(companyKey: string): boolean;
 };
 
 type Receiver = { agent: HttpAgent; active: number; waiting: (() => void)[] };
@@ -86,6 +89,11 @@ export function createDispatcher({
   const receivers = new Map<string, Receiver>();
   const generations = new Map<string, number>();
   let generation = 0;
+  const pauses = new Map<string, { released: Promise<void>; release: () => void }>();
+  const release = (companyKey: string) => {
+    pauses.get(companyKey)?.release();
+    pauses.delete(companyKey);
+  };
 
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
   const generationOf = (companyKey: string) => `${generation}/${generations.get(companyKey) ?? 0}`;
@@ -130,6 +138,7 @@ export function createDispatcher({
     }
     const receiver = receiverFor(url);
     for (let attempt = 1; attempt <= policy.maxAttempts && born === generationOf(company.companyKey); attempt++) {
+      while (pauses.has(company.companyKey)) await pauses.get(company.companyKey)!.released;
       const outcome = await withTurn(receiver, async () => {
         if (born !== generationOf(company.companyKey)) return 'dropped' as const;
         const entry: DeliveryAttempt = { eventId, attempt, type: event.type, sessionId: event.sessionId, url: company.callbackUrl!, sentAt: new Date(clock.now()).toISOString(), outcome: 'pending', status: null, payload: shown };
@@ -149,14 +158,14 @@ export function createDispatcher({
 
   return {
     enqueue(company, event) {
-      if (!company.callbackUrl) return;
+      if (!company.callbackUrl) return undefined;
       const eventId = nextId();
       const companyKey = company.companyKey;
       const waiting = queued.get(companyKey) ?? 0;
       if (waiting >= limits.maxQueuedCallbacks) {
         // Given up at once: the log says so, and nothing more is held for it.
         logged(companyKey, { eventId, attempt: 1, type: event.type, sessionId: event.sessionId, url: company.callbackUrl, sentAt: new Date(clock.now()).toISOString(), outcome: 'failed', status: null, payload: { callbackApiKey: '[redacted]', ...event } });
-        return;
+        return eventId;
       }
       queued.set(companyKey, waiting + 1);
       const key = `${companyKey}\u0000${event.sessionId}`;
@@ -167,6 +176,7 @@ export function createDispatcher({
         queued.set(companyKey, (queued.get(companyKey) ?? 1) - 1);
         if (queues.get(key) === next) queues.delete(key);
       });
+      return eventId;
     },
     attempts: (companyKey) => [...(log.get(companyKey) ?? [])],
     async idle() {
@@ -176,18 +186,29 @@ export function createDispatcher({
     clear(companyKey) {
       if (companyKey === undefined) {
         generation++;
+        for (const key of [...pauses.keys()]) release(key);
         log.clear();
         queues.clear();
         return;
       }
       generations.set(companyKey, (generations.get(companyKey) ?? 0) + 1);
+      release(companyKey);
       log.delete(companyKey);
       for (const key of queues.keys()) if (key.startsWith(`${companyKey}\u0000`)) queues.delete(key);
     },
     close() {
       generation++; // every queued and retrying delivery stops at its next step
+      for (const key of [...pauses.keys()]) release(key);
       for (const receiver of receivers.values()) receiver.agent.destroy();
       receivers.clear();
     },
+    setPaused(companyKey, paused) {
+      if (!paused) return release(companyKey);
+      if (pauses.has(companyKey)) return;
+      let open = () => {};
+      const released = new Promise<void>((resolve) => (open = resolve));
+      pauses.set(companyKey, { released, release: open });
+    },
+    isPaused: (companyKey) => pauses.has(companyKey),
   };
 }

@@ -3,7 +3,17 @@
 // sandbox's clock is injectable (tests move time through blocks); the window is a fixed minute per IP.
 import type { Clock } from './clock.js';
 
-export type RateLimiter = { allow(ip: string): boolean; reset(): void };
+/** One address's counter and block, as the console shows it (times in ms by the sandbox's clock). */
+export type AddressState = { ip: string; requests: number; windowStart: number | null; blockedUntil: number | null };
+
+export type RateLimiter = {
+  allow(ip: string): boolean;
+  reset(): void;
+  /** Every tracked address with its counter and block (for the console). */
+  addresses(): AddressState[];
+  /** Lifts an address's block and starts its count afresh; false when it was not blocked. */
+  unblock(ip: string): boolean;
+};
 
 export function createRateLimiter({ perMinute, blockMs, clock, maxTracked = 10_000 }: { perMinute: number; blockMs: number; clock: Clock; maxTracked?: number }): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
@@ -35,6 +45,21 @@ export function createRateLimiter({ perMinute, blockMs, clock, maxTracked = 10_0
     reset() {
       windows.clear();
       blockedUntil.clear();
+    },
+    addresses() {
+      const now = clock.now();
+      return [...new Set([...windows.keys(), ...blockedUntil.keys()])].map((ip) => {
+        const window = windows.get(ip);
+        const until = blockedUntil.get(ip);
+        const open = window !== undefined && now - window.start < 60_000;
+        return { ip, requests: open ? window.count : 0, windowStart: open ? window.start : null, blockedUntil: until !== undefined && now < until ? until : null };
+      });
+    },
+    unblock(ip) {
+      const until = blockedUntil.get(ip);
+      windows.delete(ip);
+      blockedUntil.delete(ip);
+      return until !== undefined && clock.now() < until;
     },
   };
 }

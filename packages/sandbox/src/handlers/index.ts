@@ -2,6 +2,7 @@ import type { Handlers } from '../context.js';
 import { attachmentsHandlers } from './attachments.js';
 import { biometricsHandlers } from './biometrics.js';
 import { blacklistHandlers } from './blacklist.js';
+import { consoleHandlers } from './console-handlers.js';
 import { controlHandlers } from './control.js';
 import { documentImagesHandlers } from './document-images.js';
 import { mediaHandlers } from './media.js';
@@ -15,6 +16,7 @@ import { videoCallsHandlers } from './video-calls.js';
 export const allHandlers: Handlers = {
   ...sessionHandlers,
   ...controlHandlers,
+  ...consoleHandlers,
   ...blacklistHandlers,
   ...usersGroupsHandlers,
   ...screeningHandlers,

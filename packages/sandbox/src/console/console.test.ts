@@ -1,0 +1,145 @@
+// The console over plain HTTP: sign-in and its cookie, the request log's redaction and isolation, and the
+// control operations the console is built on (the browser test drives the pages themselves).
+import { describe, expect, it } from 'vitest';
+import { adminToken, callbackKeyA, keyA, keyB, useTestSandbox } from '../sandbox.test-helper.js';
+
+const t = useTestSandbox();
+
+async function signIn(url: string, key: string) {
+  const res = await fetch(`${url}/console/sign-in`, { method: 'POST', body: new URLSearchParams({ key }), redirect: 'manual' });
+  return { res, cookie: res.headers.get('set-cookie') ?? '' };
+}
+
+describe('signing in', () => {
+  it('keeps the key in an HttpOnly, SameSite=Strict cookie, never in the URL or the page', async () => {
+    const { res, cookie } = await signIn(t.sandbox.url, keyA);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/requests');
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/console/);
+    const page = await fetch(`${t.sandbox.url}/console/requests`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('Signed in as Company A');
+    expect(text).not.toContain(keyA);
+  });
+
+  it('refuses an unknown key without echoing it', async () => {
+    const { res, cookie } = await signIn(t.sandbox.url, 'ck_test_nobody_0000');
+    expect(res.status).toBe(401);
+    expect(cookie).toBe('');
+    expect(await res.text()).not.toContain('ck_test_nobody_0000');
+  });
+
+  it('sends a visitor without the cookie to the sign-in page, and refuses a form from another origin', async () => {
+    const res = await fetch(`${t.sandbox.url}/console/sessions`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/');
+    const { cookie } = await signIn(t.sandbox.url, keyA);
+    const forged = await fetch(`${t.sandbox.url}/console/act/expire`, { method: 'POST', headers: { cookie: cookie.split(';')[0]!, origin: 'http://evil.example' }, body: 'c=0&sessionId=x', redirect: 'manual' });
+    expect(forged.status).toBe(403);
+  });
+});
+
+describe('the request log', () => {
+  it('lists a company its own requests, newest first, with every key redacted', async () => {
+    const { id } = await t.sandbox.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t.sandbox.b.begin({});
+    const listed = await t.sandbox.control.listRequests({});
+    const begins = listed.result.filter((r) => r.operation === 'begin');
+    expect(begins).toHaveLength(1);
+    expect(begins[0]!.sessionId).toBe(id);
+    expect(begins[0]!.request.text).toContain('"companyKey": "[redacted]"');
+    expect(JSON.stringify(listed)).not.toContain(keyA);
+    expect(JSON.stringify(listed)).not.toContain(keyB);
+    expect(listed.result[0]!.time >= listed.result[listed.result.length - 1]!.time).toBe(true);
+    const one = await t.sandbox.control.getRequest({ requestId: begins[0]!.id });
+    expect(one.result.response.text).toContain(id);
+  });
+
+  it('filters by operation, status, session and text', async () => {
+    const { id } = await t.sandbox.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t.sandbox.a.begin({});
+    await t.sandbox.legacyA.getResult({ session_token: 'sess_nope' }).catch(() => undefined);
+    const control = t.sandbox.control;
+    expect((await control.listRequests({ operation: 'begin' })).result).toHaveLength(2);
+    expect((await control.listRequests({ status: 400 })).result.map((r) => r.operation)).toEqual(['legacyGetResult']);
+    expect((await control.listRequests({ sessionId: id })).result.map((r) => r.operation)).toEqual(['begin']);
+    // The log's own listings hold that text too (in their answers): only the API's requests are counted.
+    expect((await control.listRequests({ text: 'CFG-KYC-STANDARD' })).result.filter((r) => r.api !== 'sandbox')).toHaveLength(1);
+  });
+
+  it('never shows one company another company\'s request', async () => {
+    await t.sandbox.a.begin({});
+    const [theirs] = (await t.sandbox.control.listRequests({ operation: 'begin' })).result;
+    expect((await t.sandbox.controlB.listRequests({})).result.filter((r) => r.operation === 'begin')).toEqual([]);
+    const refused = await t.sandbox.sandbox.invoke('sandboxGetRequest', { companyKey: keyB, requestId: theirs!.id });
+    expect(refused).toEqual({ status: 400, json: { argumentError: 'not-found' } });
+  });
+});
+
+describe('callbacks: pause, resume and resend', () => {
+  it('holds deliveries while paused and resends a logged callback with a new event ID', async () => {
+    const received: unknown[] = [];
+    const { createServer } = await import('node:http');
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const company = t.sandbox.sandbox.companies.get(keyA)!;
+    company.callbackUrl = `http://127.0.0.1:${port}/cb`;
+    try {
+      await t.sandbox.control.setCallbackDelivery({ paused: true });
+      expect((await t.sandbox.control.getCallbackDelivery({})).result.paused).toBe(true);
+      const { id } = await t.sandbox.a.begin({});
+      await t.sandbox.control.completeSession({ sessionId: id, result: 'approved' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(received).toEqual([]);
+      await t.sandbox.control.setCallbackDelivery({ paused: false });
+      await t.sandbox.sandbox.dispatcher.idle();
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ callbackApiKey: callbackKeyA, type: 'session-change', sessionId: id });
+      const [first] = (await t.sandbox.control.listCallbacks({})).result;
+      const again = await t.sandbox.control.resendCallback({ eventId: first!.eventId });
+      expect(again.result).not.toBe(first!.eventId);
+      await t.sandbox.sandbox.dispatcher.idle();
+      expect(received).toHaveLength(2);
+      expect(received[1]).toEqual(received[0]);
+      expect(await t.sandbox.sandbox.invoke('sandboxResendCallback', { companyKey: keyB, eventId: first!.eventId })).toEqual({ status: 400, json: { argumentError: 'not-found' } });
+    } finally {
+      receiver.close();
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('lists them newest first with their links, and expires one', async () => {
+    const first = await t.sandbox.a.begin({ configId: 'cfg-kyc-additional-info' });
+    const second = await t.sandbox.a.begin({});
+    const { result } = await t.sandbox.control.listSessions({});
+    expect(result.map((s) => s.id)).toEqual([second.id, first.additionalSessionId, first.id]);
+    expect(result[2]!.childIds).toEqual([first.additionalSessionId]);
+    await t.sandbox.control.expireSession({ sessionId: second.id });
+    expect((await t.sandbox.control.getSession({ sessionId: second.id })).result.expired).toBe(true);
+    expect(await t.sandbox.sandbox.invoke('sandboxGetSession', { companyKey: keyB, sessionId: second.id })).toEqual({ status: 400, json: { argumentError: 'invalid-access' } });
+  });
+});
+
+describe('rate limit', () => {
+  it('shows a company the addresses of its requests and lifts a block', async () => {
+    const limited = t.sandbox.sandbox;
+    await t.sandbox.a.begin({});
+    expect((await t.sandbox.controlB.listRateLimit({})).result).toEqual([]);
+    const [entry] = (await t.sandbox.control.listRateLimit({})).result;
+    expect(entry).toMatchObject({ ip: '127.0.0.1', blockedUntil: null });
+    expect(await limited.invoke('sandboxUnblockAddress', { companyKey: keyA, ip: '127.0.0.1' })).toEqual({ status: 400, json: { argumentError: 'not-found' } });
+    expect(adminToken).toBeTruthy();
+  });
+});

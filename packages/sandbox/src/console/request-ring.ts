@@ -1,0 +1,186 @@
+// The console's request log: the latest requests the sandbox answered, with their bodies (redacted when
+// read), in a ring of fixed size. Fed from one hook in server.ts (`tap`), which copies at most
+// `maxKeptBytes` of each body as it passes, without changing how the server reads or writes it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Sandbox } from '@idv-toolkit/types';
+import type { Clock } from '../clock.js';
+import type { Company } from '../companies.js';
+import { describeBody, maxKeptBytes, multipartFields } from './redact.js';
+
+export type LoggedRequest = Sandbox.SandboxLoggedRequest;
+/** A log entry and the company whose key the request carried (none: an unknown or missing key). */
+export type RingEntry = { entry: LoggedRequest; companyKey: string | undefined };
+export type RequestFilter = { operation?: string; status?: number; sessionId?: string; text?: string; limit?: number };
+/** What server.ts knows about a request when it ends. */
+export type Trace = { operation?: string; company?: string };
+
+export type RequestRing = {
+  /** Watches one request; the entry is added when the answer is finished. */
+  tap(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
+  /** The entries of a company (all entries for `undefined`: the admin's view), newest first. */
+  list(companyKey: string | undefined, filter?: RequestFilter): RingEntry[];
+  get(id: string): RingEntry | undefined;
+  /** The addresses a company's requests came from (every address for `undefined`). */
+  addresses(companyKey: string | undefined): Set<string>;
+  /** Calls `listener` for every new entry; returns the unsubscribe. */
+  subscribe(listener: (entry: RingEntry) => void): () => void;
+};
+
+/** Entries the ring keeps (our choice: 1,000, as the spec says). */
+export const ringSize = 1000;
+
+/** Copies the first `maxKeptBytes` of what passes, counting all of it. */
+function keeper() {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let size = 0;
+  return {
+    add(chunk: unknown, encoding?: unknown) {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding) : Buffer.from(chunk as Uint8Array);
+      size += buffer.length;
+      if (kept < maxKeptBytes) {
+        const part = buffer.subarray(0, maxKeptBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+    },
+    get bytes() {
+      return Buffer.concat(chunks);
+    },
+    get size() {
+      return size;
+    },
+  };
+}
+
+const apiOf = (path: string): LoggedRequest['api'] => (path.startsWith('/sandbox/') ? 'sandbox' : path.startsWith('/external-api/') ? 'legacy' : path.startsWith('/widget') ? 'applicant-page' : 'current');
+
+function sessionIdOf(fields: Record<string, unknown>, query: URLSearchParams, answer: unknown): string | null {
+  for (const value of [fields.sessionId, fields.session_token, fields.sessionToken, query.get('session_token'), (answer as { id?: unknown } | null)?.id]) {
+    if (typeof value === 'string' && value.length > 0 && value.length <= 200) return value;
+  }
+  return null;
+}
+
+function fieldsOf(bytes: Buffer, contentType: string | undefined): Record<string, unknown> {
+  try {
+    if (contentType?.startsWith('multipart/')) return multipartFields(bytes, contentType);
+    const parsed = JSON.parse(bytes.toString('utf8'));
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+export function createRequestRing({ companies, secrets, clock }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock }): RequestRing {
+  const ring: RingEntry[] = [];
+  const byId = new Map<string, RingEntry>();
+  const listeners = new Set<(entry: RingEntry) => void>();
+  let next = 0;
+
+  function companyOf(name: string | undefined, fields: Record<string, unknown>): string | undefined {
+    if (name === undefined) return undefined;
+    const key = fields.companyKey ?? fields.company_key;
+    if (typeof key === 'string' && companies.get(key)?.name === name) return key;
+    for (const company of companies.values()) if (company.name === name) return company.companyKey;
+    return undefined;
+  }
+
+  function add(item: RingEntry) {
+    ring.push(item);
+    byId.set(item.entry.id, item);
+    if (ring.length > ringSize) byId.delete(ring.shift()!.entry.id);
+    for (const listener of listeners) listener(item);
+  }
+
+  return {
+    tap(req, res, trace, path) {
+      const started = performance.now();
+      const time = new Date(clock.now()).toISOString();
+      const incoming = keeper();
+      const outgoing = keeper();
+      // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
+      const push = req.push;
+      req.push = function (chunk: unknown, encoding?: BufferEncoding) {
+        incoming.add(chunk, encoding);
+        return push.call(this, chunk as Buffer, encoding);
+      };
+      // Headers given to writeHead are not readable by getHeader afterwards: note the content type there.
+      let writtenType: string | undefined;
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        const headers = args.find((arg) => arg !== null && typeof arg === 'object') as Record<string, unknown> | undefined;
+        const type = headers && !Array.isArray(headers) ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] : undefined;
+        if (typeof type === 'string') writtenType = type;
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as ServerResponse['writeHead'];
+      const write = res.write;
+      const end = res.end;
+      res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+        outgoing.add(chunk, rest[0]);
+        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as ServerResponse['write'];
+      res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+        outgoing.add(chunk, rest[0]);
+        return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+      } as ServerResponse['end'];
+      res.once('finish', () => {
+        const requestType = req.headers['content-type'];
+        const responseType = res.getHeader('content-type');
+        const responseContentType = typeof responseType === 'string' ? responseType : writtenType;
+        const requestBytes = incoming.bytes;
+        const fields = fieldsOf(requestBytes, requestType);
+        const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+        const response = describeBody(outgoing.bytes, outgoing.size, responseContentType, secrets);
+        let answer: unknown = null;
+        if (response.text !== null && !response.truncated && responseContentType?.includes('json')) {
+          try {
+            answer = JSON.parse(outgoing.bytes.toString('utf8'));
+          } catch {
+            answer = null;
+          }
+        }
+        const entry: LoggedRequest = {
+          id: `req_${String(++next).padStart(6, '0')}`,
+          time,
+          method: req.method ?? '-',
+          path: path ?? '-',
+          api: apiOf(path ?? ''),
+          operation: trace.operation ?? null,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          sourceIp: req.socket.remoteAddress ?? '',
+          sessionId: sessionIdOf(fields, query, answer),
+          request: describeBody(requestBytes, incoming.size, requestType, secrets),
+          response,
+        };
+        add({ entry, companyKey: companyOf(trace.company, fields) });
+      });
+    },
+    list(companyKey, filter = {}) {
+      const out: RingEntry[] = [];
+      const limit = filter.limit ?? 100;
+      const text = filter.text?.toLowerCase();
+      for (let i = ring.length - 1; i >= 0 && out.length < limit; i--) {
+        const item = ring[i]!;
+        const { entry } = item;
+        if (companyKey !== undefined && item.companyKey !== companyKey) continue;
+        if (filter.operation && entry.operation !== filter.operation) continue;
+        if (filter.status !== undefined && entry.status !== filter.status) continue;
+        if (filter.sessionId && entry.sessionId !== filter.sessionId) continue;
+        if (text && ![entry.path, entry.operation ?? '', entry.request.text ?? '', entry.response.text ?? ''].some((s) => s.toLowerCase().includes(text))) continue;
+        out.push(item);
+      }
+      return out;
+    },
+    get: (id) => byId.get(id),
+    addresses(companyKey) {
+      return new Set(ring.filter((item) => companyKey === undefined || item.companyKey === companyKey).map((item) => item.entry.sourceIp));
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// The console's rate-limit operations (openapi/sandbox/paths/list-rate-limit.yaml, unblock-address.yaml).
+// The limit is per address, not per company: a company sees the addresses its own logged requests came
+// from, so that it learns nothing of other companies' clients.
+import { refuse } from '../codes.js';
+import type { Handlers } from '../context.js';
+import { servicesOf } from '../console/services.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const consoleRateLimitHandlers: Handlers = {
+  sandboxListRateLimit(context) {
+    const { ring, limiter } = servicesOf(context.company);
+    const own = ring.addresses(context.company.companyKey);
+    const result = limiter
+      .addresses()
+      .filter((a) => own.has(a.ip))
+      .map((a) => ({ ip: a.ip, requests: a.requests, windowStartedAt: iso(a.windowStart), blockedUntil: iso(a.blockedUntil) }));
+    return { json: { result } };
+  },
+  sandboxUnblockAddress(context) {
+    const { ring, limiter } = servicesOf(context.company);
+    const ip = context.body.ip;
+    const blocked = limiter.addresses().some((a) => a.ip === ip && a.blockedUntil !== null);
+    if (!blocked || !ring.addresses(context.company.companyKey).has(ip)) refuse(context, 'not-found');
+    limiter.unblock(ip);
+    return { json: { result: true } };
+  },
+};
