@@ -26,22 +26,51 @@ function startRedis(port: number): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk;
+      // Only the first time: the text keeps containing the line, and the server logs its shutdown later.
+      if (output.includes('Ready to accept connections')) ready();
+    };
+    const exited = (code: number | null) => fail(new Error(`redis-server exited with ${code}:\n${output}`));
+    const failed = (error: Error) => fail(new Error(`redis-server could not be started (run scripts/install-redis.sh): ${error.message}`));
     const timer = setTimeout(() => fail(new Error(`redis-server did not start within 10 s:\n${output}`)), 10_000);
-    const fail = (error: Error) => {
+    // Remove exactly the listeners added here: the teardown's own 'exit' listener must survive.
+    const settle = () => {
       clearTimeout(timer);
-      server.kill();
+      server.off('exit', exited);
+      server.off('error', failed);
+      server.stdout!.off('data', collect);
+      server.stderr!.off('data', collect);
+      // Keep reading what it writes afterwards, so that a full pipe never blocks it.
+      server.stdout!.resume();
+      server.stderr!.resume();
+    };
+    const ready = () => {
+      settle();
+      resolve(server);
+    };
+    const fail = (error: Error) => {
+      settle();
+      server.kill('SIGKILL');
       reject(error);
     };
-    server.once('error', (error) => fail(new Error(`redis-server could not be started (run scripts/install-redis.sh): ${error.message}`)));
-    server.once('exit', (code) => fail(new Error(`redis-server exited with ${code}:\n${output}`)));
-    server.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        server.removeAllListeners('exit');
-        resolve(server);
-      }
+    server.once('error', failed);
+    server.once('exit', exited);
+    server.stdout!.on('data', collect);
+    server.stderr!.on('data', collect);
+  });
+}
+
+/** Resolves once `server` has exited; SIGTERM first, SIGKILL if it has not gone within 5 s. */
+export function stopRedis(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.kill('SIGKILL'), 5_000);
+    server.once('exit', () => {
+      clearTimeout(force);
+      resolve();
     });
+    server.kill('SIGTERM');
   });
 }
 
@@ -61,11 +90,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Should the run end without its teardown (killed, crashed), the server still goes with it.
   const stopAtExit = () => server!.kill('SIGTERM');
   process.once('exit', stopAtExit);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.off('exit', stopAtExit);
-      if (server!.exitCode !== null || server!.signalCode !== null) return resolve();
-      server!.once('exit', () => resolve());
-      server!.kill('SIGTERM');
-    });
+  return async () => {
+    process.off('exit', stopAtExit);
+    await stopRedis(server!);
+  };
 }
