@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'sandbox', include: ['src/**/*.test.ts'], testTimeout: 20_000 },
+  // One throwaway PostgreSQL cluster for the project's tests (inject('postgresUrl')); scripts/install-postgres.sh.
+  test: { name: 'sandbox', include: ['src/**/*.test.ts'], testTimeout: 20_000, globalSetup: ['src/sql/pg-cluster.test-helper.ts'] },
 });

@@ -1,0 +1,57 @@
+// A PostgreSQL server through postgres.js (docs/dependencies.md says why this driver): a pool of
+// connections, each statement with parameters prepared once per connection and reused, several sandbox
+// instances on one database. The same SQL and the same JavaScript values as PGlite (result-types.ts).
+import postgres from 'postgres';
+import type { Database } from './database.js';
+import { sameResults } from './result-types.js';
+
+type Sql = postgres.Sql<Record<string, never>>;
+
+/** Without parameters: the simple protocol, so a migration may hold several statements. */
+async function run<Row>(sql: Sql | postgres.TransactionSql, text: string, params?: readonly unknown[]): Promise<Row[]> {
+  if (params === undefined || params.length === 0) {
+    const results = (await sql.unsafe(text).simple()) as unknown as Row[] | Row[][];
+    // Several statements give one result per statement: the last one's rows, as PGlite gives.
+    return (Array.isArray(results[0]) ? [...((results as Row[][]).at(-1) ?? [])] : [...results]) as Row[];
+  }
+  return [...(await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }))] as Row[];
+}
+
+function wrapTransaction(tx: postgres.TransactionSql): Database {
+  return {
+    kind: 'postgres',
+    query: (text, params) => run(tx, text, params),
+    transaction: (work) => tx.savepoint((inner) => work(wrapTransaction(inner))) as Promise<never>,
+    close: () => Promise.reject(new Error('close the database, not a transaction')),
+  };
+}
+
+export type PostgresOptions = {
+  /** Connections in the pool (postgres.js's default is 10). */
+  max?: number;
+};
+
+/** Connects to `url` (postgres://user:password@host:port/database) and checks the connection once. */
+export async function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): Promise<Database> {
+  const sql = postgres(url, {
+    max,
+    types: sameResults.postgresTypes,
+    // The server's notices (e.g. "relation already exists, skipping") are not the sandbox's output.
+    onnotice: () => {},
+    // Idle connections close after a while, so an idle sandbox holds no server slots for ever.
+    idle_timeout: 60,
+    connect_timeout: 10,
+  }) as unknown as Sql;
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end({ timeout: 0 });
+    throw error;
+  }
+  return {
+    kind: 'postgres',
+    query: (text, params) => run(sql, text, params),
+    transaction: (work) => sql.begin((tx) => work(wrapTransaction(tx))) as Promise<never>,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
