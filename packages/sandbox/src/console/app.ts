@@ -25,7 +25,8 @@ const securityHeaders = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on our own forms.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
 
@@ -188,7 +189,7 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
     if (method === 'GET' && path === '/console/assets/console.css') return send(res, 200, consoleCss, 'text/css; charset=utf-8');
     if (method === 'GET' && path === '/console/assets/console.js') return send(res, 200, consoleJs, 'text/javascript; charset=utf-8');
     // A form posted from another site: SameSite=Strict keeps the cookie off it, and the origin must be ours.
-    if (method === 'POST' && req.headers.origin !== undefined && req.headers.origin !== origin) {
+    if (method === 'POST' && req.headers.origin !== undefined && req.headers.origin !== origin && req.headers.origin !== `http://${req.headers.host}`) {
       req.resume();
       return send(res, 403, 'Cross-site form refused', 'text/plain; charset=utf-8');
     }

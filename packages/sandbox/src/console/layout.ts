@@ -16,7 +16,7 @@ export function layout(title: string, content: Markup, viewer: Viewer | undefine
     ? html`<header><strong>Sandbox console</strong><nav aria-label="Console sections"><ul>${sections.map(([href, label]) => html`<li><a href="${href}"${path.startsWith(href) ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
 <span>Signed in as ${viewer.name}</span><form method="post" action="/console/sign-out"><button class="secondary" type="submit">Sign out</button></form></header>`
     : html`<header><strong>Sandbox console</strong></header>`;
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="same-origin">
 <title>${title} · Sandbox console</title><link rel="stylesheet" href="/console/assets/console.css"></head>
 <body>${nav}<main><h1>${title}</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${error ? html`<p class="error" role="alert">${error}</p>` : ''}${content}</main>
 <script src="/console/assets/console.js"></script></body></html>`.text;

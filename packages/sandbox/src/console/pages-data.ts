@@ -44,6 +44,6 @@ export async function monitoringPage(view: View): Promise<Page> {
     const answer = await view.call(company, 'listScreeningMonitoringRecords', {}).catch(() => []);
     return Array.isArray(answer) ? answer : Array.isArray(answer?.data) ? answer.data : [];
   });
-  const live = table(view, 'Monitoring entries', ['Entry', 'Details'], rows, (m, company) => html`<tr><td>${String(m.id ?? m.fullName ?? '')}</td>${companyCell(view.viewer, company.name)}<td><pre>${pretty(m)}</pre></td></tr>`);
+  const live = table(view, 'Monitoring entries', ['Entry', 'Details'], rows, (m, company) => html`<tr><td>${String(m.id ?? m.fullName ?? '')}</td>${companyCell(view.viewer, company.name)}<td><pre tabindex="0">${pretty(m)}</pre></td></tr>`);
   return { title: 'Monitoring', body: html`<p>Names under screening monitoring; watchlist changes come from <code>POST /sandbox/change-watchlist-entry</code>.</p><div id="live" aria-live="polite">${live}</div>`, live };
 }

@@ -83,7 +83,7 @@ export function curlCommand(entry: Logged, origin: string): string {
 }
 
 const bodyBlock = (label: string, body: Logged['request'], id: string): Markup =>
-  html`<h2>${label}</h2><p>${body.contentType ?? 'no content type'}, ${body.size} bytes${body.truncated ? ' (the first 16 KiB shown)' : ''}</p>${body.text !== null ? html`<pre data-testid="${id}">${body.text}</pre>` : body.size > 0 ? html`<p data-testid="${id}">Media: ${body.size} bytes, not shown.</p>` : html`<p data-testid="${id}">No body.</p>`}`;
+  html`<h2>${label}</h2><p>${body.contentType ?? 'no content type'}, ${body.size} bytes${body.truncated ? ' (the first 16 KiB shown)' : ''}</p>${body.text !== null ? html`<pre tabindex="0" data-testid="${id}">${body.text}</pre>` : body.size > 0 ? html`<p data-testid="${id}">Media: ${body.size} bytes, not shown.</p>` : html`<p data-testid="${id}">No body.</p>`}`;
 
 export async function requestPage(view: View, id: string, origin: string): Promise<Page> {
   let entry: Logged | undefined;
@@ -101,6 +101,6 @@ export async function requestPage(view: View, id: string, origin: string): Promi
   const body = html`<dl><dt>Time</dt><dd>${time(entry.time)}</dd><dt>Company</dt><dd>${company}</dd><dt>Interface</dt><dd>${entry.api}</dd><dt>Operation</dt><dd>${entry.operation ?? '—'}</dd><dt>Status</dt><dd data-testid="status">${entry.status}</dd><dt>Duration</dt><dd>${entry.durationMs} ms</dd><dt>Source IP</dt><dd>${entry.sourceIp}</dd><dt>Session</dt><dd>${entry.sessionId ? html`<a href="/console/sessions/${entry.sessionId}">${entry.sessionId}</a>` : '—'}</dd></dl>
 <div class="actions"><button type="button" class="secondary" data-copy="curl">Copy as curl</button><button type="button" class="secondary" data-copy="client-call">Copy as a client call</button></div>
 ${bodyBlock('Request', entry.request, 'request-body')}${bodyBlock('Response', entry.response, 'response-body')}
-<h2>As curl</h2><pre id="curl">${curlCommand(entry, origin)}</pre><h2>As a client call</h2><pre id="client-call">${clientCall(entry)}</pre>`;
+<h2>As curl</h2><pre tabindex="0" id="curl">${curlCommand(entry, origin)}</pre><h2>As a client call</h2><pre tabindex="0" id="client-call">${clientCall(entry)}</pre>`;
   return { title: `${entry.method} ${entry.path}`, body };
 }

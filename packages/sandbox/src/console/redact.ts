@@ -7,7 +7,7 @@ import type { Sandbox } from '@idv-toolkit/types';
 export type LoggedBody = Sandbox.SandboxLoggedBody;
 
 /** Bodies are kept up to this many bytes (the spec says 16 KiB). */
-export const maxKeptBytes = 16 * 1024;
+export const maxKeptBytes: number = 16 * 1024;
 
 const secretFields = ['companyKey', 'company_key', 'callbackApiKey', 'callback_api_key', 'adminToken', 'password'];
 const jsonField = new RegExp(`"(${secretFields.join('|')})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'g');

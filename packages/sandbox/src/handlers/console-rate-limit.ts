@@ -11,10 +11,9 @@ export const consoleRateLimitHandlers: Handlers = {
   sandboxListRateLimit(context) {
     const { ring, limiter } = servicesOf(context.company);
     const own = ring.addresses(context.company.companyKey);
-    const result = limiter
-      .addresses()
-      .filter((a) => own.has(a.ip))
-      .map((a) => ({ ip: a.ip, requests: a.requests, windowStartedAt: iso(a.windowStart), blockedUntil: iso(a.blockedUntil) }));
+    // An address the limiter has forgotten (its window ended, or it was unblocked) shows a zero count.
+    const tracked = new Map(limiter.addresses().map((a) => [a.ip, a]));
+    const result = [...own].map((ip) => tracked.get(ip) ?? { ip, requests: 0, windowStart: null, blockedUntil: null }).map((a) => ({ ip: a.ip, requests: a.requests, windowStartedAt: iso(a.windowStart), blockedUntil: iso(a.blockedUntil) }));
     return { json: { result } };
   },
   sandboxUnblockAddress(context) {
