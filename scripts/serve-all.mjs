@@ -67,6 +67,7 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
       console.log(`Mock, legacy interface (Prism)   ${mocks.urls.legacy}`);
       console.log(`Sandbox (stateful, both APIs)    ${sandboxUrl}  (legacy under /external-api/, control API under /sandbox/)`);
       console.log(`Sandbox applicant page           ${sandboxUrl}/widget/?session_token=<session id>`);
+      console.log(`Sandbox console                  ${sandboxUrl}/console/  (sign in with a company key)`);
       console.log('');
       console.log(`Any company key works against the mocks. The sandbox's demo company key: ${demoCompanyKey} (fake).`);
     },

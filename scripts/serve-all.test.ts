@@ -92,6 +92,14 @@ describe('what npm start serves', () => {
     for (const [name, offset] of Object.entries(portOffsets)) expect(printed, name).toContain(`http://127.0.0.1:${base + offset}`);
   });
 
+  it('prints the sandbox console\'s URL, where the console answers with its sign-in page', async () => {
+    const url = `http://127.0.0.1:${base + portOffsets.sandbox}/console/`;
+    expect(lines.join('\n')).toContain(url);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Company key or admin token');
+  });
+
   it('keeps both mocks up through malformed request targets (W1, W9)', async () => {
     const { current, legacy } = served.mocks.urls;
     for (const head of ['POST /check-in-% HTTP/1.1', 'POST /check-in-%E2%82 HTTP/1.1', 'GET //[ HTTP/1.1']) {
