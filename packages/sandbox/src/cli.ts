@@ -53,6 +53,7 @@ try {
 }
 console.log(`Sandbox (current interface, legacy under /external-api/, control API under /sandbox/): ${origin}`);
 console.log(`Applicant page: ${origin}/widget/?session_token=<session id>`);
+console.log(`Console: ${origin}/console/ (sign in with a company key${options.adminToken ? ', or the admin token to see every company' : ''})`);
 if (options.seed !== undefined) console.log(`IDs are reproducible from --seed ${options.seed}: for tests only, never for a sandbox others can reach.`);
 if (!options.config) console.log(`Demo company key: ${demoCompanyKey} (a fake key for the sandbox only)`);
 else console.log(`Companies: ${companies.map((c) => c.name).join(', ')} (keys from ${options.config})`);
