@@ -1,7 +1,13 @@
 // Per-IP rate limit as the reference gives it: more than `perMinute` requests in a minute from one IP
 // gets 529, and the IP stays blocked for `blockMs`. Hand-written rather than a library's because the
 // sandbox's clock is injectable (tests move time through blocks); the window is a fixed minute per IP.
+// In memory by default; with a `database`, counted there (sql/rate-limit.ts), so that several instances on
+// one PostgreSQL share each address's count: then every method answers through a promise.
 import type { Clock } from './clock.js';
+import type { Database } from './sql/database.js';
+import { createSqlRateLimiter, type SharedRateLimiter } from './sql/rate-limit.js';
+
+export type { SharedRateLimiter };
 
 /** One address's counter and block, as the console shows it (times in ms by the sandbox's clock). */
 export type AddressState = { ip: string; requests: number; windowStart: number | null; blockedUntil: number | null };
@@ -15,7 +21,15 @@ export type RateLimiter = {
   unblock(ip: string): boolean;
 };
 
-export function createRateLimiter({ perMinute, blockMs, clock, maxTracked = 10_000 }: { perMinute: number; blockMs: number; clock: Clock; maxTracked?: number }): RateLimiter {
+type LimiterOptions = { perMinute: number; blockMs: number; clock: Clock; maxTracked?: number };
+
+export function createRateLimiter(options: LimiterOptions & { database?: undefined }): RateLimiter;
+export function createRateLimiter(options: LimiterOptions & { database: Database }): SharedRateLimiter;
+export function createRateLimiter(options: LimiterOptions & { database?: Database }): RateLimiter | SharedRateLimiter {
+  return options.database ? createSqlRateLimiter({ ...options, database: options.database }) : createMemoryRateLimiter(options);
+}
+
+function createMemoryRateLimiter({ perMinute, blockMs, clock, maxTracked = 10_000 }: LimiterOptions): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const blockedUntil = new Map<string, number>();
   const forgetEnded = (now: number) => {
