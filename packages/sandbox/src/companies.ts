@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
 import { didYouMean } from './nearest.js';
 
 const require = createRequire(import.meta.url);
@@ -131,7 +130,8 @@ export function loadCompanies(file: string | undefined): Company[] {
   const yaml = /\.ya?ml$/i.test(file);
   let config: unknown;
   try {
-    config = yaml ? parse(text) : JSON.parse(text);
+    // yaml is loaded only for a YAML file: loading it took about a tenth of every start-up.
+    config = yaml ? (require('yaml') as typeof import('yaml')).parse(text) : JSON.parse(text);
   } catch (error) {
     // The parsers quote the text around the mistake (yaml below its first line, V8 as `"..." is not valid
     // JSON`), which may be a key: keep only what says where and what.

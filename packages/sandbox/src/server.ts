@@ -17,6 +17,7 @@ import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
+import { loadPdfLib } from './media/pdf.js';
 import { createRateLimiter } from './rate-limit.js';
 import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
@@ -327,6 +328,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return handleApi(req, res, route!, url, trace);
   }
 
+  /**
+   * What start-up leaves for later (spec.ts, media/pdf.ts): each route's validators, then pdf-lib, one piece
+   * per idle turn once the server listens, so that the first request of an operation finds them ready and
+   * a request that arrives meanwhile waits for one piece at most.
+   */
+  function warmUp() {
+    const pieces = [...routes.flatMap((route) => [route.validate, ...route.jsonTextFields.map((field) => field.validate)].map((validate) => () => validate.compiled())), () => loadPdfLib()];
+    const next = () => {
+      if (!server.listening) return;
+      pieces.shift()?.();
+      if (pieces.length) setImmediate(next).unref();
+    };
+    setImmediate(next).unref();
+  }
+
   const server = createServer(async (req, res) => {
     const started = log ? performance.now() : 0;
     const trace: Trace = {};
@@ -367,6 +383,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       });
       const address = server.address() as AddressInfo;
       origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      warmUp();
       return origin;
     },
     close: () =>

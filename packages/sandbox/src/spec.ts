@@ -25,7 +25,7 @@ export type Route = {
   /** The fixed codes the operation documents. */
   codes: string[];
   /** Form fields that carry JSON text (`contentMediaType: application/json`), with their decoded schema. */
-  jsonTextFields: { name: string; validate: ValidateFunction }[];
+  jsonTextFields: { name: string; validate: LazyValidator }[];
   /** Form fields that carry files (`format: binary`). */
   fileFields: string[];
   /**
@@ -35,7 +35,7 @@ export type Route = {
   bigFields: ReadonlySet<string>;
   /** Whether the operation takes files, so gets the larger body limit. */
   uploads: boolean;
-  validate: ValidateFunction;
+  validate: LazyValidator;
   /** The JSON example of the operation's 200 answer, if it documents one: what an operation without a handler answers. */
   example?: unknown;
 };
@@ -80,23 +80,53 @@ function errorShape(document: Document, operation: any): { errorKey: Route['erro
 let built: readonly Route[] | undefined;
 
 /**
- * The routes of the three documents. Built once per process (compiling every schema takes a few hundred
- * ms) and shared by every sandbox in it: a route holds nothing that a request changes.
+ * The routes of the three documents. Built once per process and shared by every sandbox in it: a route
+ * holds nothing that a request changes. Reading the documents takes a few ms; compiling a validator is
+ * left to its first use (`lazyValidator`), since compiling all of them took most of the start-up.
  */
 export function buildRoutes(): Route[] {
-  built ??= Object.freeze(compileRoutes());
+  built ??= Object.freeze(readRoutes());
   return [...built];
 }
 
-function compileRoutes(): Route[] {
+/**
+ * A validator compiled on its first call (a few ms each; all of them together took about 0.5 s at start).
+ * `compiled()` compiles it ahead of use: the sandbox does so for every route in idle turns after it listens.
+ */
+export type LazyValidator = ValidateFunction & { compiled(): ValidateFunction };
+
+function lazyValidator(compile: () => ValidateFunction): LazyValidator {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= compile();
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  }) as LazyValidator;
+  validate.compiled = () => (compiled ??= compile());
+  return validate;
+}
+
+/**
+ * Ajv for one document. The documents are not checked against the JSON Schema meta-schema here (that
+ * compiled the meta-schema and walked every document at each start): spec.test.ts does it once per test
+ * run, and the documents are linted before they are bundled.
+ */
+function ajvFor(document: Document, id: string, validateSchema: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false, validateSchema });
+  addFormats.default(ajv);
+  ajv.addFormat('binary', true);
+  ajv.addSchema(document, id);
+  return ajv;
+}
+
+/** The routes, validators not yet compiled; `validateSchema` checks each document against the meta-schema (tests). */
+export function readRoutes(validateSchema = false): Route[] {
   const routes: Route[] = [];
   for (const api of apiNames) {
     const document = loadDocument(api);
-    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
-    addFormats.default(ajv);
-    ajv.addFormat('binary', true);
     const id = `urn:idv:${api}`;
-    ajv.addSchema(document, id);
+    const ajv = ajvFor(document, id, validateSchema);
     for (const [path, item] of Object.entries(document.paths)) {
       for (const method of ['post', 'get'] as const) {
         const operation = item[method];
@@ -110,7 +140,7 @@ function compileRoutes(): Route[] {
             properties: Object.fromEntries(parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, resolve(document, p.schema)])),
             required: parameters.filter((p: any) => p.in === 'query' && p.required).map((p: any) => p.name),
           };
-          routes.push({ ...base, body: 'query', jsonTextFields: [], fileFields: [], bigFields: new Set(), uploads: false, validate: ajv.compile(schema) });
+          routes.push({ ...base, body: 'query', jsonTextFields: [], fileFields: [], bigFields: new Set(), uploads: false, validate: lazyValidator(() => ajv.compile(schema)) });
           continue;
         }
         const [mediaType, media] = Object.entries<any>(operation.requestBody.content)[0]!;
@@ -126,11 +156,11 @@ function compileRoutes(): Route[] {
           uploads: files.length > 0,
           ...base,
           body: mediaType === 'multipart/form-data' ? 'multipart' : 'json',
-          validate: ajv.compile({ $ref: pointer }),
+          validate: lazyValidator(() => ajv.compile({ $ref: pointer })),
           fileFields: properties.filter(([, p]) => p?.format === 'binary').map(([name]) => name),
           jsonTextFields: properties
             .filter(([, p]) => p?.contentMediaType === 'application/json' && p.contentSchema)
-            .map(([name]) => ({ name, validate: ajv.compile({ $ref: `${pointer}/properties/${escape(name)}/contentSchema` }) })),
+            .map(([name]) => ({ name, validate: lazyValidator(() => ajv.compile({ $ref: `${pointer}/properties/${escape(name)}/contentSchema` })) })),
         });
       }
     }

@@ -1,7 +1,7 @@
 // Real PDF documents made with pdf-lib: one page (or more, when its text runs long) per section, in the
 // standard Helvetica font. Metadata dates come from the sandbox clock, so the same input gives the same
 // bytes.
-import { PDFContentStream, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import { defaultLimits, type Limits } from '../limits.js';
 
 export type PdfSection = { title: string; lines: string[] };
@@ -38,13 +38,21 @@ function wrap(font: PDFFont, text: string, width: number): string[] {
   return [...lines, line];
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+let pdfLib: Promise<typeof import('pdf-lib')> | undefined;
+/**
+ * pdf-lib, loaded on first use: loading it took about 0.15 s (0.3 s on a busy machine) of every start-up,
+ * for an operation most runs never call. The sandbox loads it in an idle turn after it listens (`preload`).
+ */
+export const loadPdfLib = (): Promise<typeof import('pdf-lib')> => (pdfLib ??= import('pdf-lib'));
+
 /**
  * The work is bounded (limits.ts): each value is cut to `maxPdfValueLength` characters and each section
  * to `maxPdfLinesPerSection` lines, so the largest session a request can make exports in a few pages.
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export async function makePdf(title: string, sections: PdfSection[], at: number, limits: Pick<Limits, 'maxPdfLinesPerSection' | 'maxPdfValueLength'> = defaultLimits): Promise<Uint8Array> {
+  const { PDFContentStream, PDFDocument, PDFName, StandardFonts } = await loadPdfLib();
   const cut = (text: string) => (text.length > limits.maxPdfValueLength ? `${text.slice(0, limits.maxPdfValueLength)} [cut]` : text);
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(printable(cut(title)));
