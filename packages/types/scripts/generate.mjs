@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Generates src/generated/ from the bundled OpenAPI descriptions: the openapi-typescript types of each
-// interface, and a table of its operations (path, retry safety from `x-idempotent`, body encodings) that
-// the client builds its per-operation methods from. `--check` writes nothing and fails when the committed
+// interface, a table of its operations (path, retry safety from `x-idempotent`, body encodings) that the
+// client builds its per-operation methods from, and the package's named exports of schemas and callbacks
+// (names.mjs). `--check` writes nothing and fails when the committed
 // files differ from a fresh generation (hand edits or a spec change without regeneration). The tables are
 // built in tables.mjs and the comparison is drift.mjs, both free of the heavy imports below.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { differences, generatedDir } from './drift.mjs';
+import { namedDocuments, namesFile } from './names.mjs';
 import { operationTable, webhookTable } from './tables.mjs';
 
 export { differences, generatedDir };
@@ -46,9 +48,11 @@ function transform(schema, options) {
 /** Every generated file by name, from the bundled descriptions (`bundleDir`: the JSON bundles of @idv-toolkit/openapi). */
 export async function generateAll({ bundleDir = dirname(require.resolve('@idv-toolkit/openapi/current.json')) } = {}) {
   const files = new Map();
+  const documents = {};
   for (const file of readdirSync(bundleDir).filter((f) => f.endsWith('.json')).sort()) {
     const name = file.replace(/\.json$/, '');
     const document = JSON.parse(readFileSync(join(bundleDir, file), 'utf8'));
+    documents[name] = document;
     const ast = await openapiTS(structuredClone(document), { transform, silent: true, rootTypes: true, rootTypesNoSchemaPrefix: true, defaultNonNullable: false });
     files.set(`${name}.ts`, header(`openapi/${name}`) + astToString(ast));
     const table = JSON.stringify(operationTable(document), null, 2);
@@ -67,6 +71,8 @@ export async function generateAll({ bundleDir = dirname(require.resolve('@idv-to
       );
     }
   }
+  const names = namesFile(documents);
+  if (names) files.set('names.ts', header(namedDocuments.filter((name) => documents[name]).map((name) => `openapi/${name}`).join(' and ')) + names);
   return files;
 }
 

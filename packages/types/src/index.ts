@@ -1,7 +1,5 @@
 // Friendly names for the generated types of both interfaces. Everything here is re-exported from
-// src/generated/ (made from openapi/ by `npm run generate`); nothing is defined twice.
-import type { webhooks } from './generated/current.js';
-
+// src/generated/ (made from openapi/ by `npm run generate`); nothing is defined or listed twice.
 /** Every type generated from each description, by its schema name: `Current.BlacklistRecord`. */
 export type * as Current from './generated/current.js';
 export type * as Legacy from './generated/legacy.js';
@@ -23,59 +21,9 @@ export { operationTable as sandboxOperationTable } from './generated/sandbox-ope
 /** Required fields, field types and an example of every callback, by its type. */
 export { webhookTable } from './generated/current-webhooks.js';
 
-// Resources of the current interface.
-export type {
-  BlacklistRecord,
-  NewBlacklistRecord,
-  Group,
-  User,
-  UserRole,
-  ScreeningHit,
-  ScreeningSearchQuery,
-  ScreeningQuery,
-  ScreeningPersonDetails,
-  MonitoringRecord,
-  DeltaRecord,
-  KybSessionResult,
-  KybStepResult,
-  KybBeneficiary,
-  SessionActivity,
-  SessionStatisticalSummary,
-  SessionConfig,
-  VideoCallVideo,
-  FaceComparisonResult,
-  SpoofCheckResult,
-  TrustedDatabaseRecord,
-  GeneralOverrides,
-  SessionStep,
-  SessionFlags,
-  StepFlags,
-  StepQuestion,
-  TechnicalDetails,
-  OneTimePasswordRequestEvent,
-  ShareSessionLinkViaSmsEvent,
-  ShareSessionLinkViaEmailEvent,
-  EmailOneTimePasswordRequestEvent,
-  SessionChangeEvent,
-  VideoCallStatusUpdateEvent,
-} from './generated/current.js';
-
-// Resources that the legacy interface returns.
-export type {
-  KycSessionResult,
-  ExtractedDocumentData,
-  DocumentPerson,
-  GeneralDocument,
-  GeneralDocumentPage,
-  VideoCallStatusEntry,
-  LegacyExtractPassportResponse as PassportExtraction,
-} from './generated/legacy.js';
-
-/** The name of each callback the service sends. */
-export type CallbackType = keyof webhooks;
-/** Any callback payload: a union discriminated by `type`. */
-export type CallbackEvent = {
-  [Name in CallbackType]: NonNullable<webhooks[Name]['post']>['requestBody'] extends { content: { 'application/json': infer Body } } | undefined
-    ? Body
-    : never;
-}[CallbackType];
+// Every schema of the current and legacy interfaces by its name (`BlacklistRecord`, `KycSessionResult`),
+// each callback's event type (`SessionChangeEvent`), `CallbackType` and the `CallbackEvent` union: all
+// generated from the spec, so a schema or callback added there is exported here with no edit.
+export type * from './generated/names.js';
+/** The legacy answer of the passport extraction, under a shorter name. */
+export type { LegacyExtractPassportResponse as PassportExtraction } from './generated/legacy.js';
