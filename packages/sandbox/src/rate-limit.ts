@@ -23,8 +23,9 @@ export type RateLimiter = {
 
 type LimiterOptions = { perMinute: number; blockMs: number; clock: Clock; maxTracked?: number };
 
-export function createRateLimiter(options: LimiterOptions & { database?: undefined }): RateLimiter;
+// The memory overload last, so that `ReturnType<typeof createRateLimiter>` stays the memory limiter.
 export function createRateLimiter(options: LimiterOptions & { database: Database }): SharedRateLimiter;
+export function createRateLimiter(options: LimiterOptions & { database?: undefined }): RateLimiter;
 export function createRateLimiter(options: LimiterOptions & { database?: Database }): RateLimiter | SharedRateLimiter {
   return options.database ? createSqlRateLimiter({ ...options, database: options.database }) : createMemoryRateLimiter(options);
 }
