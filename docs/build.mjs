@@ -3,10 +3,14 @@
 // operation (code-samples.mjs, added to the copy Redoc renders, never to openapi/); the guides and package
 // READMEs rendered with markdown-it (site/render.mjs); the landing page; a search index; and the bundled
 // descriptions as JSON and YAML downloads. The pages load nothing from outside.
+// `--guides` builds only the Markdown pages, the landing page and the search index (what `npm run dev` does
+// when a guide changes); `--root` reads the pages' sources from another copy of the repository and `--out`
+// writes elsewhere than docs/dist (both for tests).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 import { readOperationTable, withCodeSamples } from './code-samples.mjs';
 import { redocScript, referencePage } from './reference-page.mjs';
@@ -15,27 +19,30 @@ import { fill, renderSite } from './site/render.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
+const { values: flags } = parseArgs({ options: { guides: { type: 'boolean', default: false }, root: { type: 'string' }, out: { type: 'string' } } });
+const root = resolve(flags.root ?? join(here, '..'));
 const bundles = dirname(require.resolve('@idv-toolkit/openapi/current.json'));
-const dist = join(here, 'dist');
+const dist = resolve(flags.out ?? join(here, 'dist'));
 mkdirSync(join(dist, 'openapi'), { recursive: true });
 
 const documents = Object.fromEntries(references.map(({ api }) => [api, JSON.parse(readFileSync(join(bundles, `${api}.json`), 'utf8'))]));
 
-// The reference pages: Redoc's script and each description with its code samples.
-const script = redocScript();
-const redocOptions = yaml.load(readFileSync(join(here, 'redocly.yaml'), 'utf8'))?.openapi ?? {};
-for (const { api, output } of references) {
-  const table = readOperationTable(join(root, `packages/types/src/generated/${api}-operations.ts`));
-  const document = withCodeSamples(api, documents[api], table);
-  document.info.description = `[Home: the guides and the other references](index.html)\n\n${document.info.description}`;
-  writeFileSync(join(dist, output), referencePage({ document, options: redocOptions, script }));
-}
+if (!flags.guides) {
+  // The reference pages: Redoc's script and each description with its code samples.
+  const script = redocScript();
+  const redocOptions = yaml.load(readFileSync(join(here, 'redocly.yaml'), 'utf8'))?.openapi ?? {};
+  for (const { api, output } of references) {
+    const table = readOperationTable(join(root, `packages/types/src/generated/${api}-operations.ts`));
+    const document = withCodeSamples(api, documents[api], table);
+    document.info.description = `[Home: the guides and the other references](index.html)\n\n${document.info.description}`;
+    writeFileSync(join(dist, output), referencePage({ document, options: redocOptions, script }));
+  }
 
-// The downloads. js-yaml writes a description's YAML in a tenth of the time the yaml library takes.
-for (const { api } of references) {
-  copyFileSync(join(bundles, `${api}.json`), join(dist, 'openapi', `${api}.json`));
-  writeFileSync(join(dist, 'openapi', `${api}.yaml`), yaml.dump(documents[api], { noRefs: true, lineWidth: -1 }));
+  // The downloads. js-yaml writes a description's YAML in a tenth of the time the yaml library takes.
+  for (const { api } of references) {
+    copyFileSync(join(bundles, `${api}.json`), join(dist, 'openapi', `${api}.json`));
+    writeFileSync(join(dist, 'openapi', `${api}.yaml`), yaml.dump(documents[api], { noRefs: true, lineWidth: -1 }));
+  }
 }
 
 /** Each path file of openapi/<api>/paths/ and its operation, so that a guide can link a path file. */

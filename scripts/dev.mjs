@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ (watch-spec.mjs: every way of
-// saving, new and deleted files). On each save, in this one long-lived process: bundle and lint
-// (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep everything as it was; else
-// regenerate the types, compile the types, client and sandbox packages, swap in mocks of the new bundles
-// (no request refused meanwhile), reload the sandbox and rebuild the docs, reporting it all in one block.
+// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ and the docs site's sources
+// (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in this one long-lived
+// process: bundle and lint (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep
+// everything as it was; else regenerate the types, compile the types, client and sandbox packages, swap in
+// mocks of the new bundles (no request refused meanwhile), reload the sandbox and rebuild the docs,
+// reporting it all in one block.
+// A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs).
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -12,12 +14,14 @@ import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
 import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';
 
 const options = parseOrExit(
-  serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, lint, and unless that finds an error, regenerate the types, reload the mocks and the sandbox, rebuild the docs.'),
+  serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, lint, and unless that finds an error, regenerate the types, reload the mocks and the sandbox, rebuild the docs; on each save of a guide or README: rebuild the guides.'),
 );
 await prepare();
 // Loaded once the flags are read, so that --help and a mistyped flag answer at once.
 const { specChecker } = await import('./spec-check.mjs');
-const { watchSpec } = await import('./watch-spec.mjs');
+const { watchSite, watchSpec } = await import('./watch-spec.mjs');
+const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
+const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby });
 served.printUrls();
@@ -41,6 +45,7 @@ function problemLines(label, problems) {
 }
 
 const checker = specChecker();
+const rebuildDocs = docsRebuilder({ run: (args) => runDocsBuild(args, quietEnv) });
 // The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
 const servedBundles = new Map();
 for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, await readFile(`openapi/dist/${name}.json`, 'utf8').catch(() => undefined));
@@ -81,13 +86,8 @@ async function rebuild(files) {
     () => `  compile  ${compiledPackages.map((dir) => dir.split('/').pop()).join(', ')} (${ms(began)})`,
     (error) => `  compile  failed: ${error.message.split('\n')[0]}`,
   );
-  const docs = compiled.then(() => {
-    const docsBegan = performance.now();
-    return promisify(execFile)(process.execPath, ['build.mjs'], { cwd: 'docs', env: quietEnv }).then(
-      () => `  docs     rebuilt (${ms(docsBegan)})`,
-      (error) => `  docs     failed: ${error.message.split('\n')[0]}`,
-    );
-  });
+  // The docs read the bundles and the generated tables, not the compiled packages: built beside the compile.
+  const docs = rebuildDocs(false);
   lines.push(await compiled);
   try {
     await served.reload();
@@ -104,4 +104,13 @@ async function rebuild(files) {
 const first = await checker.check();
 if (first.errors.length) console.log(problemLines(`openapi/ has ${first.errors.length} error(s) now; a save that fixes them reloads everything:`, first.errors).join('\n'));
 await watchSpec('openapi', rebuild);
-console.log('Watching openapi/ for changes. Ctrl-C stops.\n');
+
+// A save of a guide, a package README or the site's template rebuilds the Markdown pages and the search
+// index (not the reference pages: they come from the spec).
+async function rebuildGuides(files) {
+  const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
+  lines.push(await rebuildDocs(true));
+  console.log(lines.join('\n'));
+}
+await watchSite('.', sitePages.map((page) => page.source), rebuildGuides);
+console.log('Watching openapi/ and the guides for changes. Ctrl-C stops.\n');
