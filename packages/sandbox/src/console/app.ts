@@ -55,6 +55,8 @@ const actions: Record<string, (call: (op: string, fields?: Record<string, unknow
   },
   'delete-user': async (call, f) => (await call('deleteUser', { userId: f.userId }), 'User deleted.'),
   'delete-group': async (call, f) => (await call('deleteGroup', { groupId: f.groupId }), 'Group deleted.'),
+  'remove-monitoring': async (call, f) => (await call('removeScreeningQueryFromMonitoring', { id: f.id }), 'Name no longer monitored.'),
+  'change-watchlist-entry': async (call, f) => (await call('sandboxChangeWatchlistEntry', { personId: f.personId }), `Watchlist entry ${f.personId} changed.`),
 };
 
 function readForm(req: IncomingMessage): Promise<Record<string, string> | undefined> {

@@ -25,7 +25,9 @@ if(live&&window.EventSource){
   var busy=false,again=false;
   var refresh=function(){if(busy){again=true;return}busy=true;
     fetch(location.href,{headers:{'x-console-live':'1'},credentials:'same-origin'}).then(function(r){return r.ok?r.text():null}).then(function(t){if(t!==null)live.innerHTML=t}).catch(function(){}).then(function(){busy=false;if(again){again=false;refresh()}})};
-  new EventSource('/console/events').addEventListener('change',refresh);
+  var es=new EventSource('/console/events');es.addEventListener('change',refresh);
+  // A change between drawing the page and connecting is not sent again: look once on every (re)connect.
+  es.addEventListener('open',refresh);
 }
 document.addEventListener('click',function(e){
   var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;

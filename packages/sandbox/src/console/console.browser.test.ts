@@ -111,7 +111,7 @@ describe('the console in a browser', () => {
     await expect.poll(() => received.filter((c) => c.sessionId === sessionId).length, { timeout: 5000 }).toBe(1);
     expect(received[0]).toMatchObject({ callbackApiKey: callbackKeyA, type: 'session-change', sessionId, result: 'APPROVED' });
     // Delivered after the page was drawn: it arrives by the live update, without a reload.
-    await a.page.getByTestId('session-callback').filter({ hasText: 'delivered' }).waitFor({ timeout: 3000 });
+    await a.page.getByTestId('session-callback').filter({ hasText: 'delivered' }).waitFor({ timeout: 5000 });
     expect(await a.page.getByTestId('session-callback').first().textContent()).toContain('[redacted]');
     await shot(a.page, 'console-session');
   });

@@ -1,7 +1,7 @@
 // Data: blacklist records, users and groups, monitoring entries, through the API's own list and delete
 // operations (the console adds none of its own for them).
 import type { Company } from '../companies.js';
-import { html, pretty, type Markup } from './html.js';
+import { html, type Markup } from './html.js';
 import { action, companyCell, companyHead } from './layout.js';
 import type { Page, View } from './view.js';
 
@@ -40,10 +40,22 @@ export async function usersPage(view: View): Promise<Page> {
 }
 
 export async function monitoringPage(view: View): Promise<Page> {
-  const rows = await each<Record<string, unknown>>(view, async (company) => {
-    const answer = await view.call(company, 'listScreeningMonitoringRecords', {}).catch(() => []);
-    return Array.isArray(answer) ? answer : Array.isArray(answer?.data) ? answer.data : [];
+  // A company that has not paid for screening gets `payment-needed`: shown as none, with the reason.
+  const refused: string[] = [];
+  const rows = await each<{ id: string; fullName: string; lastUpdatedDate?: string }>(view, async (company) => {
+    try {
+      return (await view.call(company, 'listScreeningMonitoringRecords', { start: 0, limit: 500 })).data;
+    } catch (error) {
+      refused.push(`${company.name}: ${JSON.stringify((error as { answer?: unknown }).answer)}`);
+      return [];
+    }
   });
-  const live = table(view, 'Monitoring entries', ['Entry', 'Details'], rows, (m, company) => html`<tr><td>${String(m.id ?? m.fullName ?? '')}</td>${companyCell(view.viewer, company.name)}<td><pre tabindex="0">${pretty(m)}</pre></td></tr>`);
-  return { title: 'Monitoring', body: html`<p>Names under screening monitoring; watchlist changes come from <code>POST /sandbox/change-watchlist-entry</code>.</p><div id="live" aria-live="polite">${live}</div>`, live };
+  const back = '/console/monitoring';
+  const live = html`${refused.map((r) => html`<p>Screening is not available to ${r}.</p>`)}${table(view, 'Monitored names', ['ID', 'Name', 'Last updated', 'Remove'], rows, (m, company) =>
+    html`<tr data-testid="monitoring-row"><td>${m.id}</td>${companyCell(view.viewer, company.name)}<td>${m.fullName}</td><td>${m.lastUpdatedDate ?? '—'}</td><td>${action('remove-monitoring', view.ref(company), back, { id: m.id }, 'Remove', 'secondary')}</td></tr>`)}`;
+  const first = view.viewer.companies[0];
+  const change = first && !view.viewer.admin
+    ? html`<h2>Change a watchlist entry</h2><p>As if the watchlist had changed: names that match the entry get a new delta record and a callback.</p><form class="filters" method="post" action="/console/act/change-watchlist-entry"><input type="hidden" name="c" value="${view.ref(first)}"><input type="hidden" name="back" value="${back}"><div class="field"><label for="w-person">Watchlist person ID</label><input id="w-person" name="personId" required></div><button type="submit">Change</button></form>`
+    : html``;
+  return { title: 'Monitoring', body: html`<div id="live" aria-live="polite">${live}</div>${change}`, live };
 }

@@ -9,7 +9,7 @@ import { describeBody, maxKeptBytes, multipartFields } from './redact.js';
 
 export type LoggedRequest = Sandbox.SandboxLoggedRequest;
 /** A log entry and the company whose key the request carried (none: an unknown or missing key). */
-export type RingEntry = { entry: LoggedRequest; companyKey: string | undefined };
+export type RingEntry = { readonly entry: LoggedRequest; companyKey: string | undefined; sourceIp: string };
 export type RequestFilter = { operation?: string; status?: number; sessionId?: string; text?: string; limit?: number };
 /** What server.ts knows about a request when it ends. */
 export type Trace = { operation?: string; company?: string };
@@ -37,10 +37,21 @@ function keeper() {
   return {
     add(chunk: unknown, encoding?: unknown) {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk, (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding) : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
+      // Counts everything but copies only what is kept: a 16 MiB upload costs a 16 KiB copy.
+      if (typeof chunk === 'string') {
+        const enc = (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding;
+        size += Buffer.byteLength(chunk, enc);
+        if (kept < maxKeptBytes) {
+          const part = Buffer.from(chunk.slice(0, maxKeptBytes - kept), enc).subarray(0, maxKeptBytes - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+        return;
+      }
+      const view = chunk as Uint8Array;
+      size += view.byteLength;
       if (kept < maxKeptBytes) {
-        const part = buffer.subarray(0, maxKeptBytes - kept);
+        const part = Buffer.from(view.subarray(0, maxKeptBytes - kept));
         chunks.push(part);
         kept += part.length;
       }
@@ -73,23 +84,80 @@ function fieldsOf(bytes: Buffer, contentType: string | undefined): Record<string
   }
 }
 
+/** What the ring keeps of a request until it is read: copies of the first bytes of both bodies. */
+type Raw = {
+  time: string;
+  method: string;
+  path: string;
+  operation: string | null;
+  status: number;
+  durationMs: number;
+  sourceIp: string;
+  query: string;
+  requestType: string | undefined;
+  requestBytes: Buffer;
+  requestSize: number;
+  responseType: string | undefined;
+  responseBytes: Buffer;
+  responseSize: number;
+};
+
+function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedRequest {
+  const response = describeBody(raw.responseBytes, raw.responseSize, raw.responseType, secrets);
+  let answer: unknown = null;
+  if (response.text !== null && !response.truncated && raw.responseType?.includes('json')) {
+    try {
+      answer = JSON.parse(raw.responseBytes.toString('utf8'));
+    } catch {
+      answer = null;
+    }
+  }
+  return {
+    id,
+    time: raw.time,
+    method: raw.method,
+    path: raw.path,
+    api: apiOf(raw.path),
+    operation: raw.operation,
+    status: raw.status,
+    durationMs: raw.durationMs,
+    sourceIp: raw.sourceIp,
+    sessionId: sessionIdOf(fieldsOf(raw.requestBytes, raw.requestType), new URLSearchParams(raw.query), answer),
+    request: describeBody(raw.requestBytes, raw.requestSize, raw.requestType, secrets),
+    response,
+  };
+}
+
 export function createRequestRing({ companies, secrets, clock }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock }): RequestRing {
   const ring: RingEntry[] = [];
   const byId = new Map<string, RingEntry>();
   const listeners = new Set<(entry: RingEntry) => void>();
   let next = 0;
 
-  function companyOf(name: string | undefined, fields: Record<string, unknown>): string | undefined {
-    if (name === undefined) return undefined;
+  const keysByName = new Map<string, string[]>();
+  for (const company of companies.values()) keysByName.set(company.name, [...(keysByName.get(company.name) ?? []), company.companyKey]);
+  /** The key of the company server.ts named; the body tells apart companies that share a name. */
+  function companyOf(name: string | undefined, raw: Raw): string | undefined {
+    const keys = name === undefined ? undefined : keysByName.get(name);
+    if (!keys || keys.length <= 1) return keys?.[0];
+    const fields = fieldsOf(raw.requestBytes, raw.requestType);
     const key = fields.companyKey ?? fields.company_key;
-    if (typeof key === 'string' && companies.get(key)?.name === name) return key;
-    for (const company of companies.values()) if (company.name === name) return company.companyKey;
-    return undefined;
+    return typeof key === 'string' && keys.includes(key) ? key : keys[0];
   }
 
-  function add(item: RingEntry) {
+  function add(raw: Raw, companyName: string | undefined) {
+    const id = `req_${String(++next).padStart(6, '0')}`;
+    let entry: LoggedRequest | undefined;
+    // The entry (bodies decoded, pretty-printed and redacted) is made when first read, not on the request's path.
+    const item: RingEntry = {
+      companyKey: companyOf(companyName, raw),
+      sourceIp: raw.sourceIp,
+      get entry() {
+        return (entry ??= describe(id, raw, secrets));
+      },
+    };
     ring.push(item);
-    byId.set(item.entry.id, item);
+    byId.set(id, item);
     if (ring.length > ringSize) byId.delete(ring.shift()!.entry.id);
     for (const listener of listeners) listener(item);
   }
@@ -126,36 +194,24 @@ export function createRequestRing({ companies, secrets, clock }: { companies: Ma
         return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
       } as ServerResponse['end'];
       res.once('finish', () => {
-        const requestType = req.headers['content-type'];
         const responseType = res.getHeader('content-type');
-        const responseContentType = typeof responseType === 'string' ? responseType : writtenType;
-        const requestBytes = incoming.bytes;
-        const fields = fieldsOf(requestBytes, requestType);
-        const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-        const response = describeBody(outgoing.bytes, outgoing.size, responseContentType, secrets);
-        let answer: unknown = null;
-        if (response.text !== null && !response.truncated && responseContentType?.includes('json')) {
-          try {
-            answer = JSON.parse(outgoing.bytes.toString('utf8'));
-          } catch {
-            answer = null;
-          }
-        }
-        const entry: LoggedRequest = {
-          id: `req_${String(++next).padStart(6, '0')}`,
+        const raw: Raw = {
           time,
           method: req.method ?? '-',
           path: path ?? '-',
-          api: apiOf(path ?? ''),
           operation: trace.operation ?? null,
           status: res.statusCode,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
           sourceIp: req.socket.remoteAddress ?? '',
-          sessionId: sessionIdOf(fields, query, answer),
-          request: describeBody(requestBytes, incoming.size, requestType, secrets),
-          response,
+          query: (req.url ?? '').split('?')[1] ?? '',
+          requestType: req.headers['content-type'],
+          requestBytes: incoming.bytes,
+          requestSize: incoming.size,
+          responseType: typeof responseType === 'string' ? responseType : writtenType,
+          responseBytes: outgoing.bytes,
+          responseSize: outgoing.size,
         };
-        add({ entry, companyKey: companyOf(trace.company, fields) });
+        add(raw, trace.company);
       });
     },
     list(companyKey, filter = {}) {
@@ -176,7 +232,7 @@ export function createRequestRing({ companies, secrets, clock }: { companies: Ma
     },
     get: (id) => byId.get(id),
     addresses(companyKey) {
-      return new Set(ring.filter((item) => companyKey === undefined || item.companyKey === companyKey).map((item) => item.entry.sourceIp));
+      return new Set(ring.filter((item) => companyKey === undefined || item.companyKey === companyKey).map((item) => item.sourceIp));
     },
     subscribe(listener) {
       listeners.add(listener);
