@@ -22,6 +22,8 @@ import { createRateLimiter } from './rate-limit.js';
 import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, type Route } from './spec.js';
+import type { Database } from './sql/database.js';
+import { sqlState } from './sql/store.js';
 import { memoryState, type Collections, type Session, type State } from './state.js';
 import { parseTarget } from './target.js';
 import { widgetHeaders, widgetPage } from './widget.js';
@@ -47,6 +49,11 @@ export type SandboxOptions = {
   log?: (line: string) => void;
   /** Overrides of the limits of limits.ts. */
   limits?: Partial<Limits>;
+  /**
+   * Where the records live: a PGlite or PostgreSQL database (sql/pglite.ts, sql/postgres.ts), migrated
+   * before its first statement; the caller opened it and closes it. Without one, in memory.
+   */
+  database?: Database;
 };
 
 /** Codes for a request whose key names no company, most specific first (Parts 5 and 7). */
@@ -104,7 +111,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
   const routes = buildRoutes();
   const handlers = options.handlers ?? allHandlers;
-  const state: State = memoryState(limits);
+  const state: State = options.database ? sqlState(options.database, limits) : memoryState(limits);
   const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses });
   let ids: Ids = createIds(seed);
   // Jitter and event IDs of callbacks from their own sequence, so that retries do not shift the IDs.

@@ -1,0 +1,71 @@
+// The sandbox on each store: parallel requests keep the duplicate rule, and a PGlite data directory
+// keeps a company's data across a restart of the sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import type { Database } from './database.js';
+import { testPglite } from './test-pglite.test-helper.js';
+
+let shared: Promise<Database> | undefined;
+afterAll(async () => (await shared)?.close());
+
+const stores: [string, () => Promise<Database | undefined>][] = [
+  ['memory', async () => undefined],
+  ['PGlite', () => (shared ??= testPglite())],
+];
+
+async function post(url: string, path: string, body: unknown) {
+  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+describe.each(stores)('the sandbox on the %s store', (_, database) => {
+  it('50 parallel add-blacklist-record calls for one identity: one added, 49 already-exists, one record stored', async () => {
+    const t = await startTestSandbox({ database: await database(), rateLimit: 10_000 });
+    try {
+      await t.sandbox.reset();
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: `attempt ${i}`, documentNumber: ' 13ID00421 ', firstName: 'Jane' } })),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(answers.filter((a) => a.json.argumentError === 'already-exists')).toHaveLength(49);
+      const list = await post(t.url, '/list-blacklist-records', { companyKey: keyA, query: {} });
+      expect(list.json.result.total).toBe(1);
+      expect(list.json.result.data).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});
+
+describe('a PGlite data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-restart-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps sessions, results and blacklist records across a restart of the sandbox', async () => {
+    let db = await testPglite(dir);
+    let t = await startTestSandbox({ database: db });
+    const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t.control.completeSession({ sessionId: id, result: 'approved' });
+    const added = await post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'kept', documentNumber: 'D-KEPT' } });
+    expect(added.status).toBe(200);
+    await t.close();
+    await db.close();
+
+    db = await testPglite(dir);
+    t = await startTestSandbox({ database: db });
+    try {
+      expect(await t.legacyA.getResult({ session_token: id })).toMatchObject({ result: 'approved' });
+      const list = await post(t.url, '/list-blacklist-records', { companyKey: keyA, query: {} });
+      expect(list.json.result.data).toEqual([{ id: added.json.result, reason: 'kept', documentNumber: 'D-KEPT' }]);
+      expect((await post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'again', documentNumber: 'd-kept' } })).json).toEqual({ argumentError: 'already-exists' });
+      const activities = (await post(t.url, '/list-session-activities', { companyKey: keyA, sessionId: id })).json.result;
+      expect(activities.map((a: { type: string }) => a.type)).toContain('STATUS_CHANGED');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,208 @@
+/**
+ * The SQL store: the Collection interface of ../store.ts over a `Database` (database.ts), one
+ * implementation for PGlite and PostgreSQL, which run the same statements. Schema: migrations.ts.
+ *
+ * Atomicity: `transaction(company, work)` is one database transaction that first takes an advisory
+ * transaction lock on the company (`pg_advisory_xact_lock`), so a check and its write are atomic across
+ * every instance sharing the database, and a throw rolls back everything the request wrote. The unique
+ * indexes of migration 2 hold the cross-instance rules even for a write that skipped the lock.
+ * A write outside a transaction (a test, a script) opens its own.
+ *
+ * Records are stored as json text (as JSON.stringify wrote it); a file's bytes (a Uint8Array field named `bytes`) go to a bytea column.
+ * Reads return new objects: a handler that changes one puts it back (as with memory).
+ */
+import { StoreFull } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { collectionNames, collectionSpecs, type Collections, type State } from '../state.js';
+import { Duplicate, type Collection, type CollectionOptions } from '../store.js';
+import type { Database } from './database.js';
+import { lockClass, migrate } from './migrations.js';
+
+/** The table of each kind of record (names chosen to read well in SQL: `groups` is a keyword). */
+export const tableOf: Record<keyof Collections, string> = {
+  sessions: 'sessions',
+  blacklist: 'blacklist_records',
+  users: 'users',
+  groups: 'user_groups',
+  monitoring: 'monitoring_queries',
+  files: 'files',
+};
+
+type Row = { data: string; bytes: Uint8Array | null };
+
+/**
+ * PostgreSQL text holds no NUL character, which a request may send in any string: an ID or index key
+ * spells U+0000 as U+0001 U+0002 and U+0001 as U+0001 U+0001 (distinct keys stay distinct). Records go
+ * to a `json` column, which keeps the JSON text as written: key order, and NUL as its escape.
+ */
+const safe = (text: string) => (/[\u0000\u0001]/.test(text) ? text.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0001')) : text);
+
+const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => {
+  const { bytes, ...rest } = record as Record<string, unknown>;
+  return bytes instanceof Uint8Array ? { data: JSON.stringify(rest), bytes } : { data: JSON.stringify(record), bytes: null };
+};
+const decode = <T>(row: Row): T => {
+  const data = JSON.parse(row.data);
+  return (row.bytes ? { ...data, bytes: new Uint8Array(row.bytes) } : data) as T;
+};
+
+/** PostgreSQL's unique_violation. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+type Context = {
+  db: Database;
+  /** True inside `transaction`: the company's lock is held. */
+  locked: boolean;
+  limits: Limits;
+  ready: () => Promise<void>;
+};
+
+function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>, context: Context): Collection<T> {
+  const table = tableOf[name];
+  const { maxPerCompany = Infinity, sizeOf = () => 0, indexes = {}, unique = [] } = options;
+  const indexNames = Object.keys(indexes);
+  const { db, ready } = context;
+  const columns = 'data::text as data, bytes';
+
+  const rows = async (text: string, params: unknown[]) => {
+    await ready();
+    return (await db.query<Row>(text, params)).map((row) => decode<T>(row));
+  };
+  /** Runs a write under the company's lock: in the caller's transaction, or in one of its own. */
+  const write = async <R>(company: string, work: (tx: Database) => Promise<R>): Promise<R> => {
+    await ready();
+    if (context.locked) return work(db);
+    return db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+      return work(tx);
+    });
+  };
+
+  async function put(tx: Database, company: string, id: string, record: T) {
+    const names: string[] = [];
+    const keys: string[] = [];
+    for (const index of indexNames) {
+      for (const key of indexes[index]!(record)) {
+        names.push(index);
+        keys.push(safe(key));
+      }
+    }
+    const uniqueAt = names.map((index) => unique.includes(index));
+    const [state] = await tx.query<{ owner: string | null; old_size: number | null; records: number | null; bytes: string | number | null; clash: string | null }>(
+      `select
+         (select company from ${table} where id = $1) as owner,
+         (select size from ${table} where id = $1) as old_size,
+         (select records from company_usage where company = $2 and collection = $3) as records,
+         (select sum(bytes) from company_usage where company = $2) as bytes,
+         (select k.name from ${table}_keys k join unnest($4::text[], $5::text[]) as u(name, key) on k.name = u.name and k.key = u.key
+            where k.company = $2 and k.id <> $1 limit 1) as clash`,
+      [id, company, name, names.filter((_, i) => uniqueAt[i]), keys.filter((_, i) => uniqueAt[i])],
+    );
+    // IDs are random and never repeat; a seeded sandbox restarted on a kept database could repeat one.
+    if (state!.owner !== null && state!.owner !== company) throw new Error(`ID ${id} is another company's record: do not use --seed with a kept database`);
+    const isNew = state!.owner === null;
+    if (isNew && (state!.records ?? 0) >= maxPerCompany) throw StoreFull.instance;
+    if (state!.clash !== null) throw new Duplicate(state!.clash);
+    const size = sizeOf(record);
+    const delta = size - (state!.old_size ?? 0);
+    if (delta > 0 && Number(state!.bytes ?? 0) + delta > context.limits.maxBytesPerCompany) throw StoreFull.instance;
+    const { data, bytes } = encode(record);
+    try {
+      await tx.query(
+        `insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
+         on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes`,
+        [id, company, size, data, bytes],
+      );
+      if (!isNew) await tx.query(`delete from ${table}_keys where id = $1`, [id]);
+      if (names.length) await tx.query(`insert into ${table}_keys (company, name, key, id) select $1, name, key, $2 from unnest($3::text[], $4::text[]) as u(name, key)`, [company, id, names, keys]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
+      throw error;
+    }
+    await tx.query(
+      `insert into company_usage (company, collection, records, bytes) values ($1, $2, $3, $4)
+       on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes`,
+      [company, name, isNew ? 1 : 0, delta],
+    );
+  }
+
+  async function remove(tx: Database, company: string, id: string): Promise<boolean> {
+    const gone = await tx.query<{ size: number }>(`delete from ${table} where id = $1 and company = $2 returning size`, [id, company]);
+    if (!gone.length) return false;
+    await tx.query(`delete from ${table}_keys where id = $1`, [id]);
+    await tx.query(`update company_usage set records = records - 1, bytes = bytes - $3 where company = $1 and collection = $2`, [company, name, gone[0]!.size]);
+    return true;
+  }
+
+  return {
+    get: async (company, id) => (await rows(`select ${columns} from ${table} where id = $1 and company = $2`, [safe(id), company]))[0],
+    ownerOf: async (id) => {
+      await ready();
+      return (await db.query<{ company: string }>(`select company from ${table} where id = $1`, [safe(id)]))[0]?.company;
+    },
+    put: (company, id, record) => write(company, (tx) => put(tx, company, safe(id), record)),
+    delete: (company, id) => write(company, (tx) => remove(tx, company, safe(id))),
+    list: (company) => rows(`select ${columns} from ${table} where company = $1 order by seq`, [company]),
+    page: (company, offset, limit) => rows(`select ${columns} from ${table} where company = $1 order by seq offset $2 limit $3`, [company, offset, limit]),
+    count: async (company) => {
+      await ready();
+      const [row] = await db.query<{ records: number }>(`select records from company_usage where company = $1 and collection = $2`, [company, name]);
+      return row?.records ?? 0;
+    },
+    find: (company, index, key) =>
+      rows(`select r.data::text as data, r.bytes from ${table}_keys k join ${table} r on r.id = k.id where k.company = $1 and k.name = $2 and k.key = $3 order by r.seq`, [company, index, safe(key)]),
+  };
+}
+
+function collectionsOn(context: Context): Collections {
+  const specs = collectionSpecs(context.limits);
+  return {
+    sessions: sqlCollection('sessions', specs.sessions, context),
+    blacklist: sqlCollection('blacklist', specs.blacklist, context),
+    users: sqlCollection('users', specs.users, context),
+    groups: sqlCollection('groups', specs.groups, context),
+    monitoring: sqlCollection('monitoring', specs.monitoring, context),
+    files: sqlCollection('files', specs.files, context),
+  };
+}
+
+/**
+ * The sandbox's state in a PGlite or PostgreSQL database. Migrations run before the first statement
+ * (call `migrate` first to see a failing one at start-up); the caller opened the database and closes it.
+ */
+export function sqlState(db: Database, limits: Limits): State {
+  let migrated: Promise<unknown> | undefined;
+  const ready = async () => {
+    await (migrated ??= migrate(db));
+  };
+  const root = collectionsOn({ db, locked: false, limits, ready });
+  return {
+    kind: db.kind,
+    ...root,
+    async transaction(company, work) {
+      await ready();
+      return db.transaction(async (tx) => {
+        await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+        return work(collectionsOn({ db: tx, locked: true, limits, ready: async () => {} }));
+      });
+    },
+    async clear(company?: string) {
+      await ready();
+      await db.transaction(async (tx) => {
+        if (company !== undefined) await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+        for (const name of collectionNames) {
+          const table = tableOf[name];
+          if (company === undefined) {
+            await tx.query(`delete from ${table}_keys`);
+            await tx.query(`delete from ${table}`);
+          } else {
+            await tx.query(`delete from ${table}_keys where company = $1`, [company]);
+            await tx.query(`delete from ${table} where company = $1`, [company]);
+          }
+        }
+        await (company === undefined ? tx.query('delete from company_usage') : tx.query('delete from company_usage where company = $1', [company]));
+      });
+    },
+    async close() {},
+  };
+}
