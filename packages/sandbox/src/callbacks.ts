@@ -8,27 +8,22 @@
 // origin) at a time, over kept-alive connections; the rest wait their turn here, holding no socket, so a
 // receiver that never answers cannot use up the sandbox's file descriptors. A company's log keeps its
 // latest `maxCallbackLogEntries` attempts, and at most `maxQueuedCallbacks` of its events wait at once.
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+//
+// In memory by default: a restart loses what waits. With `outbox`, the events wait in the database
+// (sql/outbox.ts): durable, shared by every instance on it, each delivered by one instance at a time.
+import { backoffMs, createReceivers, defaultDeliveryPolicy, post, type DeliveryPolicy } from './callback-delivery.js';
 import type { Clock } from './clock.js';
 import type { Company } from './companies.js';
 import { defaultLimits, type Limits } from './limits.js';
+import { createOutboxDispatcher, type OutboxDispatcher, type OutboxOptions } from './sql/outbox.js';
 import type { Sandbox } from '@idv-toolkit/types';
+
+export { defaultDeliveryPolicy, type DeliveryPolicy, type OutboxDispatcher, type OutboxOptions };
 
 export type CallbackEvent = Record<string, unknown> & { type: string; sessionId: string };
 
 /** One attempt, as the control API's callback log shows it (its type comes from openapi/sandbox). */
 export type DeliveryAttempt = Sandbox.SandboxCallbackAttempt;
-
-export type DeliveryPolicy = {
-  /** Attempts per event before it is given up (our choice: 10, about 8 minutes of retries at the defaults). */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  timeoutMs: number;
-};
-
-export const defaultDeliveryPolicy: DeliveryPolicy = { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 120_000, timeoutMs: 10_000 };
 
 /** Delivers callbacks to companies, in order per session, and logs every attempt. */
 export type Dispatcher = {
@@ -49,44 +44,27 @@ export type Dispatcher = {
   isPaused(companyKey: string): boolean;
 };
 
-type Receiver = { agent: HttpAgent; active: number; waiting: (() => void)[] };
-
-/** POSTs `body` and resolves to the status, or rejects on a network error or the timeout. */
-function post(url: URL, agent: HttpAgent, body: string, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
-    });
-    // `timeout` fires on an idle socket; the timer below also bounds a receiver that trickles its answer.
-    const timer = setTimeout(() => request.destroy(new Error('timeout')), timeoutMs);
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', reject);
-    request.on('close', () => clearTimeout(timer));
-    request.end(body);
-  });
-}
-
-export function createDispatcher({
-  clock,
-  random,
-  nextId,
-  policy = defaultDeliveryPolicy,
-  limits = defaultLimits,
-}: {
+type DispatcherOptions = {
   clock: Clock;
   random: () => number;
   /** A fresh event ID, e.g. `evt_…` (from the sandbox's IDs, so events never repeat across restarts). */
   nextId: () => string;
   policy?: DeliveryPolicy;
   limits?: Limits;
-}): Dispatcher {
+};
+
+// The memory overload last, so that `ReturnType<typeof createDispatcher>` stays the memory dispatcher.
+export function createDispatcher(options: DispatcherOptions & { outbox: OutboxOptions }): OutboxDispatcher;
+export function createDispatcher(options: DispatcherOptions & { outbox?: undefined }): Dispatcher;
+export function createDispatcher(options: DispatcherOptions & { outbox?: OutboxOptions }): Dispatcher | OutboxDispatcher {
+  return options.outbox ? createOutboxDispatcher({ ...options, ...options.outbox }) : createMemoryDispatcher(options);
+}
+
+function createMemoryDispatcher({ clock, random, nextId, policy = defaultDeliveryPolicy, limits = defaultLimits }: DispatcherOptions): Dispatcher {
   const log = new Map<string, DeliveryAttempt[]>();
   const queues = new Map<string, Promise<void>>();
   const queued = new Map<string, number>();
-  const receivers = new Map<string, Receiver>();
+  const receivers = createReceivers(limits);
   const generations = new Map<string, number>();
   let generation = 0;
   const pauses = new Map<string, { released: Promise<void>; release: () => void }>();
@@ -97,28 +75,6 @@ export function createDispatcher({
 
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
   const generationOf = (companyKey: string) => `${generation}/${generations.get(companyKey) ?? 0}`;
-
-  function receiverFor(url: URL): Receiver {
-    let receiver = receivers.get(url.origin);
-    if (!receiver) {
-      const Agent = url.protocol === 'https:' ? HttpsAgent : HttpAgent;
-      const agent = new Agent({ keepAlive: true, maxSockets: limits.maxConnectionsPerReceiver, maxFreeSockets: limits.maxConnectionsPerReceiver });
-      receivers.set(url.origin, (receiver = { agent, active: 0, waiting: [] }));
-    }
-    return receiver;
-  }
-
-  async function withTurn<T>(receiver: Receiver, work: () => Promise<T>): Promise<T> {
-    if (receiver.active >= limits.maxConnectionsPerReceiver) await new Promise<void>((resolve) => receiver.waiting.push(resolve));
-    else receiver.active++;
-    try {
-      return await work();
-    } finally {
-      const next = receiver.waiting.shift();
-      if (next) next(); // the turn passes on: `active` stays the same
-      else receiver.active--;
-    }
-  }
 
   function logged(companyKey: string, entry: DeliveryAttempt) {
     let entries = log.get(companyKey);
@@ -136,10 +92,10 @@ export function createDispatcher({
     } catch {
       return;
     }
-    const receiver = receiverFor(url);
+    const receiver = receivers.receiverFor(url);
     for (let attempt = 1; attempt <= policy.maxAttempts && born === generationOf(company.companyKey); attempt++) {
       while (pauses.has(company.companyKey)) await pauses.get(company.companyKey)!.released;
-      const outcome = await withTurn(receiver, async () => {
+      const outcome = await receivers.withTurn(receiver, async () => {
         if (born !== generationOf(company.companyKey)) return 'dropped' as const;
         const entry: DeliveryAttempt = { eventId, attempt, type: event.type, sessionId: event.sessionId, url: company.callbackUrl!, sentAt: new Date(clock.now()).toISOString(), outcome: 'pending', status: null, payload: shown };
         logged(company.companyKey, entry);
@@ -152,7 +108,7 @@ export function createDispatcher({
         return entry.outcome;
       });
       if (outcome === 'delivered' || outcome === 'dropped') return;
-      await sleep(Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1))));
+      await sleep(backoffMs(policy, attempt, random));
     }
   }
 
@@ -182,7 +138,7 @@ export function createDispatcher({
     async idle() {
       while (queues.size) await Promise.all([...queues.values()]);
     },
-    inFlight: () => [...receivers.values()].reduce((sum, r) => sum + r.active, 0),
+    inFlight: receivers.inFlight,
     clear(companyKey) {
       if (companyKey === undefined) {
         generation++;
@@ -199,8 +155,7 @@ export function createDispatcher({
     close() {
       generation++; // every queued and retrying delivery stops at its next step
       for (const key of [...pauses.keys()]) release(key);
-      for (const receiver of receivers.values()) receiver.agent.destroy();
-      receivers.clear();
+      receivers.destroy();
     },
     setPaused(companyKey, paused) {
       if (!paused) return release(companyKey);
