@@ -21,6 +21,20 @@ import { CallError, type Invoke, type Page, type View, type Viewer } from './vie
 export const cookieName = 'idv_console';
 const maxFormBytes = 16 * 1024;
 
+/** The operation behind each kind of media a session page shows (current ones answer a data URI, legacy ones bytes). */
+const mediaSources: Record<string, string> = {
+  'face-photo': 'getSessionMainDocumentFacePhoto',
+  pdf: 'exportSessionAsPdf',
+  'card-front': 'legacyGetCardFront',
+  'card-back': 'legacyGetCardBack',
+  face: 'legacyGetFace',
+  video: 'legacyGetFaceVideo',
+  captions: '',
+};
+const mediaTypes: Record<string, string> = { 'card-front': 'image/jpeg', 'card-back': 'image/jpeg', face: 'image/jpeg', video: 'video/mp4' };
+/** The liveness video has no speech: its captions say so (a video without a captions track fails accessibility checks). */
+const captions = 'WEBVTT\n\n00:00.000 --> 00:10.000\n[Liveness video of the applicant, no speech]\n';
+
 const securityHeaders = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
@@ -171,14 +185,17 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
     req.on('close', stop);
   }
 
+  /** A session's media, fetched through the API's own media operations for the company that holds it. */
   async function media(res: ServerResponse, viewer: Viewer, ref: string, sessionId: string, kind: string) {
     const company = all[Number(ref)];
-    if (!company || !viewer.companies.includes(company) || (kind !== 'face-photo' && kind !== 'pdf')) return send(res, 404, 'Not found', 'text/plain; charset=utf-8');
-    const answer = await invoke(kind === 'pdf' ? 'exportSessionAsPdf' : 'getSessionMainDocumentFacePhoto', { companyKey: company.companyKey, sessionId });
-    if (answer.status !== 200 || !answer.bytes) return send(res, 404, 'No such media for this session (yet)', 'text/plain; charset=utf-8');
-    const bytes = Buffer.from(answer.bytes);
-    const type = bytes.subarray(0, 4).toString('latin1') === '%PDF' ? 'application/pdf' : bytes[0] === 0x89 ? 'image/png' : 'image/jpeg';
-    send(res, 200, bytes, type);
+    const source = mediaSources[kind];
+    if (!company || !viewer.companies.includes(company) || !source) return send(res, 404, 'Not found', 'text/plain; charset=utf-8');
+    if (kind === 'captions') return send(res, 200, captions, 'text/vtt; charset=utf-8');
+    const answer = await invoke(source, source.startsWith('legacy') ? { company_key: company.companyKey, session_token: sessionId } : { companyKey: company.companyKey, sessionId, exportSession: true });
+    const dataUri = /^data:([^;,]+)(?:;[^,]*)?,(.*)$/s.exec(String((answer.json as { result?: unknown } | undefined)?.result ?? ''));
+    const bytes = answer.bytes ? Buffer.from(answer.bytes) : dataUri ? Buffer.from(dataUri[2]!, 'base64') : undefined;
+    if (answer.status !== 200 || !bytes) return send(res, 404, 'No such media for this session (yet)', 'text/plain; charset=utf-8');
+    send(res, 200, bytes, dataUri?.[1] ?? mediaTypes[kind]!);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, origin: string) {

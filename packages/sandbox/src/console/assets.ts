@@ -15,7 +15,7 @@ button{cursor:pointer;background:var(--accent);border-color:var(--accent);color:
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}.s2{color:var(--good)}.s4,.s5,.failed{color:var(--bad)}.delivered{color:var(--good)}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0}dt{color:var(--muted)}dd{margin:0}
 .notice{padding:.5rem;border:1px solid var(--line);background:#fffbe6;margin:.5rem 0}.error{padding:.5rem;border:1px solid var(--bad);color:var(--bad);margin:.5rem 0}
-.signin{max-width:28rem;margin:3rem auto;padding:1rem}.signin input{width:100%;margin:.25rem 0 1rem}img.media{max-width:320px;border:1px solid var(--line)}
+.signin{max-width:28rem;margin:3rem auto;padding:1rem}.signin input{width:100%;margin:.25rem 0 1rem}.media{max-width:320px;border:1px solid var(--line)}figure{margin:0}figcaption{color:var(--muted);font-size:.85rem}
 `;
 
 export const consoleJs = `

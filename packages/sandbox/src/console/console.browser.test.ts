@@ -113,6 +113,14 @@ describe('the console in a browser', () => {
     // Delivered after the page was drawn: it arrives by the live update, without a reload.
     await a.page.getByTestId('session-callback').filter({ hasText: 'delivered' }).waitFor({ timeout: 5000 });
     expect(await a.page.getByTestId('session-callback').first().textContent()).toContain('[redacted]');
+    // Its media, inline, each from the API's own media operation.
+    for (const alt of ['Front of the identity document', 'Back of the identity document', 'Face photo from the identity document', "The applicant's selfie"]) {
+      await expect.poll(() => a.page.getByAltText(alt).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { message: alt }).toBeGreaterThan(0);
+    }
+    const pdf = await a.page.request.get(await a.page.getByRole('link', { name: 'The session as PDF' }).evaluate((link: HTMLAnchorElement) => link.href));
+    expect([pdf.status(), pdf.headers()['content-type'], (await pdf.body()).subarray(0, 4).toString()]).toEqual([200, 'application/pdf', '%PDF']);
+    const video = await a.page.request.get(await a.page.locator('video').evaluate((v: HTMLVideoElement) => v.src));
+    expect([video.status(), video.headers()['content-type']]).toEqual([200, 'video/mp4']);
     await shot(a.page, 'console-session');
   });
 

@@ -27,6 +27,21 @@ async function find(view: View, id: string): Promise<{ company: Company; s: Summ
   return undefined;
 }
 
+const mediaFinished = (s: Summary) => s.kind === 'kyc' && ['approved', 'rejected', 'manual-check'].includes(s.status);
+
+/** The session's media, each from the API's own operation (/console/media/... runs it): none until a KYC session is finished. */
+function mediaOf(c: number, s: Summary) {
+  if (!mediaFinished(s)) return html`<p>No media: a KYC session has document images, photos, a video and a PDF once finished.</p>`;
+  const src = (kind: string) => `/console/media/${c}/${s.id}/${kind}`;
+  return html`<div class="actions">
+<figure><img class="media" src="${src('card-front')}" alt="Front of the identity document"><figcaption>Document, front</figcaption></figure>
+<figure><img class="media" src="${src('card-back')}" alt="Back of the identity document"><figcaption>Document, back</figcaption></figure>
+<figure><img class="media" src="${src('face-photo')}" alt="Face photo from the identity document"><figcaption>Face photo (document)</figcaption></figure>
+<figure><img class="media" src="${src('face')}" alt="The applicant's selfie"><figcaption>Selfie</figcaption></figure>
+<figure><video class="media" controls preload="metadata" src="${src('video')}"><track kind="captions" src="${src('captions')}" srclang="en" label="English" default></video><figcaption>Liveness video</figcaption></figure>
+</div><p><a href="${src('pdf')}">The session as PDF</a></p>`;
+}
+
 export async function sessionPage(view: View, id: string): Promise<Page> {
   const found = await find(view, id);
   if (!found) return { title: 'No such session', body: html`<p>No session of yours has this ID. <a href="/console/sessions">All sessions</a></p>`, status: 404 };
@@ -49,7 +64,6 @@ ${action('complete', c, back, { sessionId: s.id, result: 'approved' }, 'Approve'
 ${action('additional-information', c, back, { sessionId: s.id }, 'Request additional information', 'secondary')}${action('expire', c, back, { sessionId: s.id }, 'Expire', 'secondary')}${action('delete-session', c, '/console/sessions', { sessionId: s.id }, 'Delete', 'danger', 'Delete this session and its child sessions for good?')}
 <a href="${s.applicantUrl}" target="_blank" rel="noopener noreferrer">Open the applicant page</a></div>
 <div id="live" aria-live="polite">${live}</div>
-<h2>Media</h2><p>The main document's face photo and the session as PDF, as the API gives them.</p>
-<img class="media" src="/console/media/${c}/${s.id}/face-photo" alt="Face photo from the main document of session ${s.id}"> <p><a href="/console/media/${c}/${s.id}/pdf">The session as PDF</a></p>`;
+<h2>Media</h2>${mediaOf(c, s)}`;
   return { title: `Session ${s.id}`, body, live };
 }
