@@ -3,11 +3,7 @@
 // own error code by the caller.
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-
-
-/** Bodies above this size are read in steps, with a turn of the event loop for other requests between them. */
-const largeBody = 1024 * 1024;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { BigJsonError, BigJsonReader } from './big-json.js';
 
 export class BadInput extends Error {
   constructor(
@@ -38,6 +34,43 @@ function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer
     });
     request.on('end', () => resolve(Buffer.concat(chunks)));
     // A client that goes away mid-body is bad input, not a fault of the sandbox.
+    request.on('error', () => reject(new BadInput('the request was aborted', true)));
+  });
+}
+
+/** How an upload's JSON body is read: files set aside as they arrive, the fields around them bounded. */
+export type UploadReading = {
+  /** Top-level fields that carry files (spec.ts `bigFields`). */
+  bigFields: ReadonlySet<string>;
+  /** Strings longer than this are set aside (over the text limit, so only a file may be one). */
+  bigString: number;
+  /** Bytes the body may take besides its files. */
+  maxSkeletonBytes: number;
+};
+
+/** An upload's JSON body, read in pieces (big-json.ts): no turn of the event loop decodes or parses all of it. */
+function readJsonUpload(request: IncomingMessage, maxBodyBytes: number, reading: UploadReading): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
+    const reader = new BigJsonReader(reading.bigString, reading.maxSkeletonBytes);
+    let size = 0;
+    const stop = (error: BadInput) => {
+      request.removeAllListeners('data');
+      request.pause();
+      reject(error);
+    };
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) return stop(new BadInput(`body over ${maxBodyBytes} bytes`, true));
+      try {
+        reader.write(chunk);
+      } catch (error) {
+        if (!(error instanceof BigJsonError)) throw error;
+        stop(new BadInput(error.message, true));
+      }
+    });
+    request.on('end', () => reader.end(reading.bigFields).then(resolve, () => reject(new BadInput('malformed JSON'))));
     request.on('error', () => reject(new BadInput('the request was aborted', true)));
   });
 }
@@ -76,8 +109,11 @@ function readForm(request: IncomingMessage, maxBodyBytes: number): Promise<Parse
   });
 }
 
-/** Reads at most `maxBodyBytes` (limits.ts); a larger body is refused and left unread. */
-export async function readBody(request: IncomingMessage, kind: 'json' | 'multipart', maxBodyBytes: number): Promise<ParsedBody> {
+/**
+ * Reads at most `maxBodyBytes` (limits.ts); a larger body is refused and left unread. An upload's JSON body
+ * is read as `upload` says.
+ */
+export async function readBody(request: IncomingMessage, kind: 'json' | 'multipart', maxBodyBytes: number, upload?: UploadReading): Promise<ParsedBody> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (kind === 'multipart') {
     if (type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded') {
@@ -86,16 +122,17 @@ export async function readBody(request: IncomingMessage, kind: 'json' | 'multipa
     }
     return readForm(request, maxBodyBytes);
   }
-  const raw = await readAll(request, maxBodyBytes);
-  if (type !== 'application/json' && !type.endsWith('+json')) throw new BadInput(`expected application/json, got ${type || 'no content type'}`);
-  // A large upload costs tens of ms to decode and as much to parse: other requests get a turn in between.
-  const text = raw.toString('utf8');
-  if (raw.length > largeBody) await nextTurn();
+  const isJson = type === 'application/json' || type.endsWith('+json');
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new BadInput('malformed JSON');
+  if (upload && isJson) value = await readJsonUpload(request, maxBodyBytes, upload);
+  else {
+    const raw = await readAll(request, maxBodyBytes);
+    if (!isJson) throw new BadInput(`expected application/json, got ${type || 'no content type'}`);
+    try {
+      value = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new BadInput('malformed JSON');
+    }
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadInput('the body is not a JSON object');
   return { fields: value as Record<string, unknown>, files: {} };

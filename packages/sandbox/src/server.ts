@@ -4,12 +4,12 @@
 // company -> handler -> answer -> log one line.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BadInput, readBody } from './body.js';
+import { BadInput, readBody, type UploadReading } from './body.js';
 import { createDispatcher, defaultDeliveryPolicy, type DeliveryPolicy, type Dispatcher } from './callbacks.js';
 import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
-import type { Context, Handlers, Reply } from './context.js';
+import type { Context, Handler, Handlers, Reply } from './context.js';
 import { ApiError, StoreFull } from './errors.js';
 import { attachConsole } from './console/index.js';
 import { createFormTokens } from './form-token.js';
@@ -17,6 +17,7 @@ import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
+import { decodeAhead } from './media/data-uri.js';
 import { loadPdfLib } from './media/pdf.js';
 import { createRateLimiter } from './rate-limit.js';
 import { formatLine, type RequestLine } from './request-log.js';
@@ -55,6 +56,9 @@ export type SandboxOptions = {
    */
   database?: Database;
 };
+
+/** File fields longer than this are decoded ahead of their handler, in pieces (shorter ones take no time). */
+const decodeAheadAbove = 64 * 1024;
 
 /** Codes for a request whose key names no company, most specific first (Parts 5 and 7). */
 const keyCodes = ['invalid-company-key', 'company-missing', 'invalid-access', 'session-not-found', 'wrong-parameters', 'not-found'];
@@ -198,8 +202,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return { status: 200, json: { result: true } };
     }
     const handler = handlers[route.operationId];
-    // Checking a large upload took a turn of its own: let other requests in before the handler's turn.
-    if (route.uploads) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (route.uploads && handler) {
+      // A large file is decoded here, a piece per turn, rather than in one go in its handler (media/data-uri.ts).
+      const forget: (() => void)[] = [];
+      try {
+        for (const name of route.bigFields) if (typeof body[name] === 'string' && body[name].length > decodeAheadAbove) forget.push(await decodeAhead(body[name]));
+        // Checking a large upload took a turn of its own: let other requests in before the handler's turn.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return await runHandler(route, handler, company, body, files, params);
+      } finally {
+        for (const done of forget) done();
+      }
+    }
+    return runHandler(route, handler, company, body, files, params);
+  }
+
+  /** Runs the operation's handler (or answers its example when it has none), giving back refused IDs. */
+  async function runHandler(route: Route, handler: Handler | undefined, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>): Promise<Outcome> {
     // An operation added to the spec before its handler: its documented 200 example, marked as not emulated
     // (our choice), so that callers get a body the spec describes; 501 only if it documents no example.
     if (!handler) {
@@ -227,11 +246,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return 'json' in reply ? { status: 200, json: reply.json } : { status: 200, bytes: reply.bytes, contentType: reply.contentType };
   }
 
+  /**
+   * An upload's files are set aside as its body arrives (body.ts): strings longer than `bigString` bytes,
+   * which is over the text limit even for a string of escapes (6 bytes a character); the other fields
+   * may take no more than a body without files.
+   */
+  const uploadReading = (route: Route): UploadReading => ({ bigFields: route.bigFields, bigString: Math.max(64 * 1024, 6 * limits.maxTextLength), maxSkeletonBytes: limits.maxBodyBytes });
+
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, trace: Trace) {
     let outcome: Outcome;
     try {
       const maxBytes = route.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
-      const { fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body, maxBytes);
+      const { fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body, maxBytes, route.uploads ? uploadReading(route) : undefined);
       outcome = await answer(route, fields, files, route.match.exec(url.pathname)?.groups ?? {}, trace);
     } catch (error) {
       if (!(error instanceof BadInput)) throw error;
