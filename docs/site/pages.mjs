@@ -12,6 +12,7 @@ export const sections = [
       { source: 'docs/screening-and-monitoring.md', title: 'Screening and monitoring' },
       { source: 'docs/legacy-to-current.md', title: 'Legacy to current' },
       { source: 'docs/sandbox.md', title: 'The sandbox' },
+      { source: 'docs/team-sandbox.md', title: 'A sandbox for the whole team' },
       { source: 'docs/changing-the-api.md', title: 'Changing the API' },
     ],
   },
