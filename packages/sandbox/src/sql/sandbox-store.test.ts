@@ -3,17 +3,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { keyA, startTestSandbox } from '../sandbox.test-helper.js';
 import type { Database } from './database.js';
-import { testPglite } from './test-pglite.test-helper.js';
+import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
 
 let shared: Promise<Database> | undefined;
-afterAll(async () => (await shared)?.close());
+let server: Promise<Database> | undefined;
+afterAll(async () => {
+  await (await shared)?.close();
+  await (await server)?.close();
+});
+const postgresDatabase = () => (server ??= createTestDatabase(inject('postgresUrl')).then((url) => openPostgres(url)));
 
 const stores: [string, () => Promise<Database | undefined>][] = [
   ['memory', async () => undefined],
-  ['PGlite', () => (shared ??= testPglite())],
+  ['PGlite', () => (shared ??= openPglite())],
+  ['PostgreSQL', postgresDatabase],
 ];
 
 async function post(url: string, path: string, body: unknown) {
@@ -45,8 +53,8 @@ describe('a PGlite data directory', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps sessions, results and blacklist records across a restart of the sandbox', async () => {
-    let db = await testPglite(dir);
-    let t = await startTestSandbox({ database: db });
+    let db = await openPglite(dir);
+    let t = await startTestSandbox({ database: db, seed: undefined });
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
     await t.control.completeSession({ sessionId: id, result: 'approved' });
     const added = await post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'kept', documentNumber: 'D-KEPT' } });
@@ -54,8 +62,8 @@ describe('a PGlite data directory', () => {
     await t.close();
     await db.close();
 
-    db = await testPglite(dir);
-    t = await startTestSandbox({ database: db });
+    db = await openPglite(dir);
+    t = await startTestSandbox({ database: db, seed: undefined });
     try {
       expect(await t.legacyA.getResult({ session_token: id })).toMatchObject({ result: 'approved' });
       const list = await post(t.url, '/list-blacklist-records', { companyKey: keyA, query: {} });
@@ -66,6 +74,32 @@ describe('a PGlite data directory', () => {
     } finally {
       await t.close();
       await db.close();
+    }
+  }, 180_000);
+});
+
+// Random IDs (no seed) wherever a database outlives a sandbox or is shared: a seed would repeat them.
+describe('two sandboxes on one PostgreSQL', () => {
+  it('500 identities each added through both at once: exactly 500 added and 500 already-exists, 500 records', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const [db1, db2] = await Promise.all([openPostgres(url), openPostgres(url)]);
+    const one = await startTestSandbox({ database: db1, rateLimit: 100_000, seed: undefined });
+    const two = await startTestSandbox({ database: db2, rateLimit: 100_000, seed: undefined });
+    try {
+      const add = (origin: string, i: number) => post(origin, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'shared', documentNumber: `D${i}` } });
+      const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => [add(one.url, i), add(two.url, i)]).flat());
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(500);
+      expect(answers.filter((a) => a.json.argumentError === 'already-exists')).toHaveLength(500);
+      expect((await post(two.url, '/list-blacklist-records', { companyKey: keyA, query: { limit: 1 } })).json.result.total).toBe(500);
+      // A session made through one is finished and read through the other.
+      const { id } = await one.a.begin({ configId: 'cfg-kyc-standard-01' });
+      await two.control.completeSession({ sessionId: id, result: 'approved' });
+      expect(await one.legacyA.getResult({ session_token: id })).toMatchObject({ result: 'approved' });
+    } finally {
+      await one.close();
+      await two.close();
+      await db1.close();
+      await db2.close();
     }
   }, 180_000);
 });

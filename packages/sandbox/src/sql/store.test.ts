@@ -1,22 +1,33 @@
-// The SQL store on PGlite: the shared contract, migrations (a database made by the first migration is
-// upgraded in place), rollback, and a data directory that outlives its process's handle.
+// The SQL store on PGlite and PostgreSQL: the shared contract, migrations (a database made by the first
+// migration is upgraded in place), rollback, and a data directory that outlives its process's handle.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
 import { storeContract } from '../store-contract.test-helper.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { migrate, migrations, schemaVersion } from './migrations.js';
 import { sqlState } from './store.js';
-import { testPglite } from './test-pglite.test-helper.js';
+import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
 
-// One database for the contract (a new PGlite takes seconds to start), emptied before each test.
+// One database per engine for the contract (a new PGlite takes seconds to start), emptied before each test.
 let shared: Promise<Database> | undefined;
-afterAll(async () => (await shared)?.close());
+let server: Promise<Database> | undefined;
+afterAll(async () => {
+  await (await shared)?.close();
+  await (await server)?.close();
+});
 storeContract('PGlite', async (limits) => {
-  const state = sqlState(await (shared ??= testPglite()), limits);
+  const state = sqlState(await (shared ??= openPglite()), limits);
+  await state.clear();
+  return { state, close: async () => {} };
+});
+storeContract('PostgreSQL', async (limits) => {
+  const state = sqlState(await (server ??= createTestDatabase(inject('postgresUrl')).then((url) => openPostgres(url))), limits);
   await state.clear();
   return { state, close: async () => {} };
 });
@@ -32,7 +43,7 @@ afterEach(async () => {
 
 describe('migrations', () => {
   it('a new database gets every migration once, recorded in schema_migrations', async () => {
-    const fresh = await (shared ??= testPglite());
+    const fresh = await (shared ??= openPglite());
     await fresh.query('drop schema public cascade');
     await fresh.query('create schema public');
     expect(await migrate(fresh)).toEqual(migrations.map((m) => m.version));
@@ -41,7 +52,7 @@ describe('migrations', () => {
   }, 120_000);
 
   it('a database made by the first migration is upgraded in place: its data kept, an old duplicate dropped, the unique rule enforced', async () => {
-    db = await testPglite();
+    db = await openPglite();
     expect(await migrate(db, 1)).toEqual([1]);
     // What a version with only migration 1 could have written: two records of one identity.
     const identity = JSON.stringify(['', '', '', 'd1', '']);
@@ -64,7 +75,7 @@ describe('migrations', () => {
 
 describe('transactions', () => {
   it('a throw rolls back every write of the transaction', async () => {
-    const state = sqlState(await (shared ??= testPglite()), defaultLimits);
+    const state = sqlState(await (shared ??= openPglite()), defaultLimits);
     await expect(
       state.transaction(a, async (tx) => {
         await tx.users.put(a, 'usr_1', { id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: [], emailVerified: false });
@@ -80,12 +91,12 @@ describe('a data directory', () => {
   it('keeps every record after the database is closed and opened again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-store-'));
     dirs.push(dir);
-    db = await testPglite(dir);
+    db = await openPglite(dir);
     let state = sqlState(db, defaultLimits);
     await state.users.put(a, 'usr_1', { id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['admin'], emailVerified: true });
     await state.files.put(a, 'file_1', { id: 'file_1', sessionId: 'sess_1', stepKey: 's', questionKey: 'q', contentType: 'image/png', bytes: new Uint8Array([1, 2, 3]), uploadedAt: 'now' });
     await db.close();
-    db = await testPglite(dir);
+    db = await openPglite(dir);
     state = sqlState(db, defaultLimits);
     expect(await state.users.find(a, 'email', 'x@example.org')).toEqual([{ id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['admin'], emailVerified: true }]);
     expect([...(await state.files.get(a, 'file_1'))!.bytes]).toEqual([1, 2, 3]);
