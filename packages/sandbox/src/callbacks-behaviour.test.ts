@@ -286,13 +286,55 @@ describe('connections to one receiver', () => {
   it('are at most maxConnectionsPerReceiver at once; the other deliveries wait their turn and all arrive', async () => {
     const receiver = await startReceiver((_hit, _index, res) => void setTimeout(() => res.writeHead(200).end(), 50));
     await start(receiver.url, fast, { maxConnectionsPerReceiver: 2 });
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await finished());
     await t!.sandbox.dispatcher.idle();
     expect(receiver.most()).toBe(2);
     expect(receiver.hits.map((hit) => hit.body.sessionId).sort()).toEqual(ids.sort());
     expect((await logOf()).every((entry) => entry.outcome === 'delivered')).toBe(true);
     expect(t!.sandbox.dispatcher.inFlight()).toBe(0);
+  });
+});
+
+describe('the bounds', () => {
+  it('give up at once on an event over maxQueuedCallbacks, keep the latest maxCallbackLogEntries attempts, and free a place once an event is done', async () => {
+    const held: ServerResponse[] = [];
+    const receiver = await startReceiver((_hit, _index, res) => void held.push(res));
+    await start(receiver.url, { ...fast, timeoutMs: 30_000 }, { maxQueuedCallbacks: 2, maxCallbackLogEntries: 3, maxConnectionsPerReceiver: 1 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await finished());
+    await until(() => held.length === 1, 'the first event to arrive');
+    // The first is under way, the second waits its turn (not logged yet), the third and fourth are given up.
+    const summary = async () => (await logOf()).map((entry) => [ids.indexOf(entry.sessionId), entry.attempt, entry.outcome, entry.status]);
+    expect(await summary()).toEqual([
+      [0, 1, 'pending', null],
+      [2, 1, 'failed', null],
+      [3, 1, 'failed', null],
+    ]);
+    ids.push(await finished());
+    expect(await summary()).toEqual([
+      [2, 1, 'failed', null],
+      [3, 1, 'failed', null],
+      [4, 1, 'failed', null],
+    ]);
+    held.shift()!.writeHead(200).end();
+    await until(() => held.length === 1, 'the second event to arrive');
+    held.shift()!.writeHead(200).end();
+    await t!.sandbox.dispatcher.idle();
+    expect(receiver.hits.map((hit) => ids.indexOf(hit.body.sessionId))).toEqual([0, 1]);
+    // Both done: two places are free again.
+    ids.push(await finished());
+    ids.push(await finished());
+    await until(() => held.length === 1, 'the sixth event to arrive');
+    held.shift()!.writeHead(200).end();
+    await until(() => held.length === 1, 'the seventh event to arrive');
+    held.shift()!.writeHead(200).end();
+    await t!.sandbox.dispatcher.idle();
+    expect(receiver.hits.map((hit) => ids.indexOf(hit.body.sessionId))).toEqual([0, 1, 5, 6]);
+    expect((await summary()).slice(-2)).toEqual([
+      [5, 1, 'delivered', 200],
+      [6, 1, 'delivered', 200],
+    ]);
   });
 });
 
