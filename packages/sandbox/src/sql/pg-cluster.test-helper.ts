@@ -19,8 +19,6 @@ declare module 'vitest' {
   }
 }
 
-const prefix = 'idv-pg-';
-
 /** Debian puts each major version's programs in /usr/lib/postgresql/<major>/bin: the newest one. */
 export function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
@@ -40,7 +38,7 @@ function pgRun(bin: string, program: string, args: string[]): { status: number |
   return { status: result.status, output: `${result.error?.message ?? ''}${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -60,9 +58,9 @@ const alive = (pid: number) => {
 };
 
 /** Stops and removes the clusters of earlier runs that ended without their teardown. */
-function sweepAbandoned(bin: string) {
+function sweepAbandoned(bin: string, prefix: string) {
   for (const name of readdirSync(tmpdir())) {
-    const owner = Number(/^idv-pg-(\d+)-/.exec(name)?.[1]);
+    const owner = name.startsWith(prefix) ? Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]) : 0;
     if (!owner || owner === process.pid || alive(owner)) continue;
     const dir = join(tmpdir(), name);
     if (existsSync(join(dir, 'data', 'postmaster.pid'))) pgRun(bin, 'pg_ctl', ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w']);
@@ -72,11 +70,14 @@ function sweepAbandoned(bin: string) {
 
 export type PgCluster = { url: string; port: number; dir: string; stop(): void };
 
-/** Starts a new cluster; `stop()` stops it at once and removes its directory. */
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * Starts a new cluster in `<tmp>/<prefix><pid>-XXXXXX`; `stop()` stops it at once and removes its
+ * directory. (The prefix is for the helper's own test, whose abandoned cluster no other run may sweep.)
+ */
+export async function startPgCluster({ prefix = 'idv-pg-' }: { prefix?: string } = {}): Promise<PgCluster> {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is missing: run scripts/install-postgres.sh');
-  sweepAbandoned(bin);
+  sweepAbandoned(bin, prefix);
   const dir = mkdtempSync(join(tmpdir(), `${prefix}${process.pid}-`));
   const data = join(dir, 'data');
   if (asRoot) {
