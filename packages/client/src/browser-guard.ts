@@ -7,10 +7,7 @@ export function assertServerSide(allowBrowser: boolean | undefined, scope: objec
   const page = (scope as { window?: { document?: unknown } }).window;
   const inBrowser = page !== undefined && page.document !== undefined;
   if (inBrowser && allowBrowser !== true) {
-    throw new Error(
-      'Refusing to create an identity verification client in a browser: the company key would be readable by ' +
-        'anyone who opens the page. Call the service from your server, or pass allowBrowser: true if this ' +
-        'page is only for trusted users or the local mock.',
-    );
+    // Short: every byte of the client counts against its 5 kB budget; the README says the rest.
+    throw new Error('In a browser the company key would be readable by anyone who opens the page: call the service from your server (or pass allowBrowser: true)');
   }
 }

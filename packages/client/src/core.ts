@@ -68,15 +68,18 @@ function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, value
 /** Sends one operation: key injection, throttle, timeout, retries where safe, typed errors, logs and hooks. */
 export function createCore(settings: CoreSettings) {
   const { baseUrl, companyKey, keyField, fetch, throttle, retry, clock, random, log, onRequest, onResponse } = settings;
-  const jsonHeaders = { 'content-type': 'application/json', ...settings.headers };
+  // Each attempt copies one of these and sets its request id. They hold every property an attempt sets:
+  // on Node 20 a spread copy that gains a property costs about 2.5 µs, a copy that does not 0.1 µs.
+  const formHeaders = { ...settings.headers, 'x-request-id': '' };
+  const jsonHeaders = { 'content-type': 'application/json', ...formHeaders };
   // An answer that echoes the key (a proxy's error page, say) must not carry it into an error.
   const redact = (text: string) => text.replaceAll(companyKey, '[redacted]');
 
-  return async function call(operationId: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}): Promise<CallResult> {
+  return async function call(operation: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}): Promise<CallResult> {
     const requestId = options.requestId ?? crypto.randomUUID();
-    const query = meta.request === 'query';
-    const multipart = meta.request === 'multipart';
-    let url = urlFor(baseUrl, meta, operationId, options.path);
+    const { method, request, response: expected } = meta;
+    const query = request === 'query';
+    let url = urlFor(baseUrl, meta, operation, options.path);
     if (query && params) {
       // The key goes in a header, even one the caller put among the parameters: a URL ends up in logs.
       const search = new URLSearchParams(params as Record<string, string>);
@@ -86,33 +89,29 @@ export function createCore(settings: CoreSettings) {
     const maxRetries = meta.idempotent ? (options.maxRetries ?? settings.maxRetries) : 0;
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     const signal = options.signal;
-    const context = (attempts: number, response?: Response): ErrorContext & { response: Response } =>
-      ({ operation: operationId, requestId, attempts, response }) as ErrorContext & { response: Response };
+    /** Attempts sent so far. */
+    let attempts = 0;
+    const context = (response?: Response): ErrorContext & { response: Response } =>
+      ({ operation, requestId, attempts, response }) as ErrorContext & { response: Response };
     const fail = (error: IdvError, response?: Response): CallResult => {
       log?.('warn', requestId, error.message);
       return { error, response, requestId };
     };
-    const noAnswer = (attempts: number, reason: NoAnswerReason, cause: unknown) => fail(new IdvNetworkError(context(attempts), reason, cause));
-    /** Waits before the next attempt; a caller's abort during the wait ends the call. */
-    const pause = (attempt: number, ms: number, why: string): Promise<CallResult | undefined> => {
-      log?.('warn', requestId, `${operationId}: ${why}, retry ${attempt} of ${maxRetries} in ${ms} ms`);
-      return clock.sleep(ms, signal).then(
-        () => undefined,
-        (cause: unknown) => noAnswer(attempt, 'aborted', cause),
-      );
-    };
 
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
       if (throttle) {
         try {
           await throttle.acquire(signal);
         } catch (cause) {
-          return noAnswer(attempt - 1, 'aborted', cause);
+          return fail(new IdvNetworkError(context(), 'aborted', cause));
         }
       }
-      const headers: Record<string, string> = { ...(multipart || query ? settings.headers : jsonHeaders), 'x-request-id': requestId, ...options.headers };
-      onRequest?.({ operation: operationId, requestId, attempt, method: meta.method, url, headers });
-      log?.('debug', requestId, `${operationId}: ${meta.method} ${url} (attempt ${attempt})`);
+      const attempt = ++attempts;
+      const headers: Record<string, string> = { ...(query || request === 'multipart' ? formHeaders : jsonHeaders) };
+      headers['x-request-id'] = requestId;
+      if (options.headers) Object.assign(headers, options.headers);
+      onRequest?.({ operation, requestId, attempt, method, url, headers });
+      log?.('debug', requestId, `${operation}: ${method} ${url} (attempt ${attempt})`);
 
       // The timeout races the attempt rather than aborting it through a signal: handing fetch (undici) a
       // signal costs about 6 % of the throughput of a local call, on every call. An attempt that loses the
@@ -120,79 +119,85 @@ export function createCore(settings: CoreSettings) {
       // and body timeouts. A caller's own `signal` aborts the request itself.
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
-      const started = performance.now();
       let response: Response | undefined;
       let text = '';
       let blob: Blob | undefined;
       let failure: { cause: unknown } | undefined;
-      const attemptWork = (async () => {
-        const answer = await fetch(url, {
-          method: meta.method,
-          headers: query ? { ...headers, [keyHeader]: companyKey } : headers,
-          // A multipart body is built anew for each attempt: a FormData stream can be read only once.
-          body: query ? undefined : multipart ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
-          signal,
-        });
-        // An answer that comes after its attempt was given up on: free its connection.
-        if (timedOut) return void answer.body?.cancel();
-        response = answer;
-        // The body is read within the attempt's timeout too: a server may stall halfway.
-        if (response.ok && meta.response === 'binary') blob = await response.blob();
-        else text = await response.text();
-      })();
+      const started = performance.now();
       try {
-        await (timeoutMs > 0
-          ? new Promise<void>((resolve, reject) => {
-              attemptWork.then(resolve, reject);
-              timer = setTimeout(() => {
-                timedOut = true;
-                reject(new DOMException(`the attempt timed out after ${timeoutMs} ms`, 'TimeoutError'));
-              }, timeoutMs);
+        await new Promise<void>((resolve, reject) => {
+          if (timeoutMs > 0)
+            timer = setTimeout(() => {
+              timedOut = true;
+              reject(new DOMException(`the attempt timed out after ${timeoutMs} ms`, 'TimeoutError'));
+            }, timeoutMs);
+          fetch(url, {
+            method,
+            headers: query ? { ...headers, [keyHeader]: companyKey } : headers,
+            // A multipart body is built anew for each attempt: a FormData stream can be read only once.
+            body: query ? undefined : request === 'multipart' ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
+            signal,
+          })
+            .then(async (answer) => {
+              // An answer that comes after its attempt was given up on: free its connection.
+              if (timedOut) return void answer.body?.cancel();
+              response = answer;
+              // The body is read within the attempt's timeout too: a server may stall halfway.
+              if (answer.ok && expected === 'binary') blob = await answer.blob();
+              else text = await answer.text();
             })
-          : attemptWork);
+            .then(resolve, reject);
+        });
       } catch (cause) {
         failure = { cause };
-      } finally {
-        clearTimeout(timer);
       }
+      clearTimeout(timer);
       const durationMs = Math.round(performance.now() - started);
-      onResponse?.({ operation: operationId, requestId, attempt, durationMs, response, error: failure?.cause });
+      onResponse?.({ operation, requestId, attempt, durationMs, response, error: failure?.cause });
 
+      let wait: number;
+      let why: string;
       if (failure || !response) {
         const reason: NoAnswerReason = signal?.aborted ? 'aborted' : timedOut ? 'timeout' : 'network';
-        if (reason === 'aborted' || attempt > maxRetries) return noAnswer(attempt, reason, failure?.cause);
-        const stop = await pause(attempt, backoffDelay(attempt - 1, retry, random), `no answer (${reason})`);
-        if (stop) return stop;
-        continue;
-      }
-      const status = response.status;
-      if (response.ok) {
-        let data: unknown = blob ?? text;
-        if (meta.response !== 'binary' && meta.response !== 'text') {
-          try {
-            data = text === '' ? undefined : JSON.parse(text);
-          } catch (cause) {
-            return fail(new IdvResponseError(context(attempt, response), redact(text.slice(0, 200)), cause), response);
+        if (reason === 'aborted' || attempt > maxRetries) return fail(new IdvNetworkError(context(), reason, failure?.cause));
+        wait = backoffDelay(attempt - 1, retry, random);
+        why = `no answer (${reason})`;
+      } else {
+        const status = response.status;
+        if (response.ok) {
+          let data: unknown = blob ?? text;
+          if (expected !== 'binary' && expected !== 'text') {
+            try {
+              data = text === '' ? undefined : JSON.parse(text);
+            } catch (cause) {
+              return fail(new IdvResponseError(context(response), redact(text.slice(0, 200)), cause), response);
+            }
           }
+          log?.('info', requestId, `${operation}: HTTP ${status} in ${durationMs} ms, attempt ${attempt}`);
+          return { data, response, requestId };
         }
-        log?.('info', requestId, `${operationId}: HTTP ${status} in ${durationMs} ms, attempt ${attempt}`);
-        return { data, response, requestId };
+        text = redact(text);
+        const after = retryAfterMs(response.headers.get('retry-after'), clock.now());
+        if (status === 529) return fail(new IdvRateLimitError(context(response), text, after), response);
+        if (attempt > maxRetries || !retryableStatus(status) || after! > retry.maxRetryAfterMs) {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // Not JSON (a proxy's error page, say): the text is the body.
+          }
+          return fail(apiError(context(response), body), response);
+        }
+        wait = after ?? backoffDelay(attempt - 1, retry, random);
+        why = `HTTP ${status}`;
       }
-      const after = retryAfterMs(response.headers.get('retry-after'), clock.now());
-      if (status === 529) return fail(new IdvRateLimitError(context(attempt, response), redact(text), after), response);
-      if (attempt <= maxRetries && retryableStatus(status) && (after === undefined || after <= retry.maxRetryAfterMs)) {
-        const stop = await pause(attempt, after ?? backoffDelay(attempt - 1, retry, random), `HTTP ${status}`);
-        if (stop) return stop;
-        continue;
-      }
-      text = redact(text);
-      let body: unknown = text;
+      log?.('warn', requestId, `${operation}: ${why}, retry ${attempt} of ${maxRetries} in ${wait} ms`);
       try {
-        body = JSON.parse(text);
-      } catch {
-        // Not JSON (a proxy's error page, say): the text is the body.
+        // A caller's abort during the wait ends the call.
+        await clock.sleep(wait, signal);
+      } catch (cause) {
+        return fail(new IdvNetworkError(context(), 'aborted', cause));
       }
-      return fail(apiError(context(attempt, response), body), response);
     }
   };
 }
