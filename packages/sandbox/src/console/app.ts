@@ -4,7 +4,6 @@
 // through an operation of the control API (or the API), run in-process for the signed-in company, so a
 // script can do all the console does. Live updates come by server-sent events from /console/events.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Dispatcher } from '../callbacks.js';
 import type { Company } from '../companies.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { consoleCss, consoleJs } from './assets.js';
@@ -16,6 +15,7 @@ import { rateLimitPage } from './pages-limits.js';
 import { requestPage, requestsPage } from './pages-requests.js';
 import { sessionPage, sessionsPage } from './pages-sessions.js';
 import type { RequestRing } from './request-ring.js';
+import type { ConsoleDispatcher } from './services.js';
 import { CallError, type Invoke, type Page, type View, type Viewer } from './view.js';
 
 export const cookieName = 'idv_console';
@@ -52,7 +52,7 @@ export type ConsoleApp = {
   close(): void;
 };
 
-export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestRing; limiter: RateLimiter; dispatcher: Dispatcher };
+export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestRing; limiter: RateLimiter; dispatcher: ConsoleDispatcher };
 
 const actions: Record<string, (call: (op: string, fields?: Record<string, unknown>) => Promise<unknown>, f: Record<string, string>) => Promise<string>> = {
   complete: async (call, f) => (await call('sandboxCompleteSession', { sessionId: f.sessionId, result: f.result }), `Session finished as ${f.result}.`),
@@ -157,19 +157,32 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
       if (viewer.admin || (item.companyKey !== undefined && own.has(item.companyKey))) ping();
     });
     // Callback attempts change without a request (retries, answers): compare a cheap signature.
-    const signature = () => viewer.companies.map((c) => {
-      const attempts = dispatcher.attempts(c.companyKey);
-      const last = attempts[attempts.length - 1];
-      return `${attempts.length}:${last?.outcome ?? ''}:${last?.status ?? ''}`;
-    }).join('|');
-    let seen = signature();
-    const timer = setInterval(() => {
-      const now = signature();
-      if (now !== seen) {
-        seen = now;
-        ping();
+    const signature = async () => {
+      const parts: string[] = [];
+      for (const c of viewer.companies) {
+        const attempts = await dispatcher.attempts(c.companyKey);
+        const last = attempts[attempts.length - 1];
+        parts.push(`${attempts.length}:${last?.outcome ?? ''}:${last?.status ?? ''}`);
       }
-    }, 250);
+      return parts.join('|');
+    };
+    let seen: string | undefined;
+    let looking = false;
+    const look = async () => {
+      if (looking) return;
+      looking = true;
+      try {
+        const now = await signature();
+        if (seen !== undefined && now !== seen) ping();
+        seen = now;
+      } catch {
+        // a store that is closing: the next look tries again
+      } finally {
+        looking = false;
+      }
+    };
+    void look();
+    const timer = setInterval(look, 250);
     timer.unref();
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
     keepAlive.unref();

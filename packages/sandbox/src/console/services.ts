@@ -1,12 +1,21 @@
 // What the console's control operations need beyond a handler's context: the request log, the rate
 // limiter and the callback dispatcher of the sandbox the company belongs to. Found through the company
 // (a handler's context carries it), so that the context stays as it is for every other handler.
-import type { Dispatcher } from '../callbacks.js';
+import type { CallbackEvent, DeliveryAttempt } from '../callbacks.js';
 import type { Company } from '../companies.js';
 import type { RateLimiter } from '../rate-limit.js';
 import type { RequestRing } from './request-ring.js';
 
-export type ConsoleServices = { ring: RequestRing; limiter: RateLimiter; dispatcher: Dispatcher };
+type Awaitable<T> = T | Promise<T>;
+/** What the console needs of a dispatcher: the memory one answers at once, the outbox (sql/outbox.ts) by promises. */
+export type ConsoleDispatcher = {
+  enqueue(company: Company, event: CallbackEvent): Awaitable<string | undefined>;
+  attempts(companyKey: string): Awaitable<DeliveryAttempt[]>;
+  setPaused(companyKey: string, paused: boolean): Awaitable<void>;
+  isPaused(companyKey: string): Awaitable<boolean>;
+};
+
+export type ConsoleServices = { ring: RequestRing; limiter: RateLimiter; dispatcher: ConsoleDispatcher };
 
 const byCompany = new WeakMap<Company, ConsoleServices>();
 

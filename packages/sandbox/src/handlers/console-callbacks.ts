@@ -5,19 +5,19 @@ import type { Handlers } from '../context.js';
 import { servicesOf } from '../console/services.js';
 
 export const consoleCallbackHandlers: Handlers = {
-  sandboxResendCallback(context) {
+  async sandboxResendCallback(context) {
     const { dispatcher } = servicesOf(context.company);
-    const attempt = dispatcher.attempts(context.company.companyKey).find((a) => a.eventId === context.body.eventId);
+    const attempt = (await dispatcher.attempts(context.company.companyKey)).find((a) => a.eventId === context.body.eventId);
     if (!attempt) refuse(context, 'not-found');
     // The logged payload holds `[redacted]` where the key was: the dispatcher puts the real key back.
     const { callbackApiKey: _redacted, ...event } = attempt.payload as Record<string, unknown> & { type: string; sessionId: string };
-    const eventId = dispatcher.enqueue(context.company, event);
+    const eventId = await dispatcher.enqueue(context.company, event);
     if (eventId === undefined) refuse(context, 'not-found');
     return { json: { result: eventId } };
   },
-  sandboxSetCallbackDelivery(context) {
-    servicesOf(context.company).dispatcher.setPaused(context.company.companyKey, context.body.paused);
+  async sandboxSetCallbackDelivery(context) {
+    await servicesOf(context.company).dispatcher.setPaused(context.company.companyKey, context.body.paused);
     return { json: { result: true } };
   },
-  sandboxGetCallbackDelivery: (context) => ({ json: { result: { paused: servicesOf(context.company).dispatcher.isPaused(context.company.companyKey) } } }),
+  sandboxGetCallbackDelivery: async (context) => ({ json: { result: { paused: await servicesOf(context.company).dispatcher.isPaused(context.company.companyKey) } } }),
 };
