@@ -20,6 +20,8 @@ import { CallError, type Invoke, type Page, type View, type Viewer } from './vie
 
 export const cookieName = 'idv_console';
 const maxFormBytes = 16 * 1024;
+/** Open event streams at once (our choice): each looks at the callback log four times a second. */
+export const maxStreams = 64;
 
 /** The operation behind each kind of media a session page shows (current ones answer a data URI, legacy ones bytes). */
 const mediaSources: Record<string, string> = {
@@ -86,6 +88,15 @@ function readForm(req: IncomingMessage): Promise<Record<string, string> | undefi
   });
 }
 
+/** A path segment decoded, or itself when it is not valid percent-encoding (a bad link is a 404, never a 500). */
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 function cookieOf(req: IncomingMessage): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
@@ -149,6 +160,7 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
   }
 
   function events(req: IncomingMessage, res: ServerResponse, viewer: Viewer) {
+    if (streams.size >= maxStreams) return send(res, 503, 'Too many open consoles', 'text/plain; charset=utf-8', { 'retry-after': '5' });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 1000\n\n');
     const own = new Set(viewer.companies.map((c) => c.companyKey));
@@ -274,14 +286,14 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
       return redirect(res, `${back}?${kind}=${encodeURIComponent(message)}`);
     }
     const mediaPath = /^\/console\/media\/(\d+)\/([^/]+)\/([a-z-]+)$/.exec(path);
-    if (mediaPath) return media(res, viewer, mediaPath[1]!, decodeURIComponent(mediaPath[2]!), mediaPath[3]!);
+    if (mediaPath) return media(res, viewer, mediaPath[1]!, decoded(mediaPath[2]!), mediaPath[3]!);
     let page: Page | undefined;
     const detail = /^\/console\/(requests|sessions)\/([^/]+)$/.exec(path);
     if (path === '/console/' || path === '/console') return redirect(res, '/console/requests');
     else if (path === '/console/requests') page = await requestsPage(view);
-    else if (detail?.[1] === 'requests') page = await requestPage(view, decodeURIComponent(detail[2]!), origin);
+    else if (detail?.[1] === 'requests') page = await requestPage(view, decoded(detail[2]!), origin);
     else if (path === '/console/sessions') page = await sessionsPage(view);
-    else if (detail?.[1] === 'sessions') page = await sessionPage(view, decodeURIComponent(detail[2]!));
+    else if (detail?.[1] === 'sessions') page = await sessionPage(view, decoded(detail[2]!));
     else if (path === '/console/callbacks') page = await callbacksPage(view);
     else if (path === '/console/rate-limit') page = await rateLimitPage(view);
     else if (path === '/console/blacklist') page = await blacklistPage(view);

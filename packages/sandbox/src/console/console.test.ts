@@ -143,3 +143,50 @@ describe('rate limit', () => {
     expect(adminToken).toBeTruthy();
   });
 });
+
+describe('hostile input to the console', () => {
+  it('answers malformed paths, forms and methods without a 5xx', async () => {
+    const { cookie } = await signIn(t.sandbox.url, keyA);
+    const headers = { cookie: cookie.split(';')[0]! };
+    const statuses: Record<string, number> = {};
+    for (const path of ['/console/requests/%E0%A4', '/console/sessions/%', '/console/media/0/%E0/pdf', '/console/media/99/x/pdf', '/console/media/0/x/nope', '/console/nope', '/console//requests']) {
+      statuses[path] = (await fetch(`${t.sandbox.url}${path}`, { headers, redirect: 'manual' })).status;
+    }
+    statuses['POST big form'] = (await fetch(`${t.sandbox.url}/console/act/expire`, { method: 'POST', headers, body: 'x='.padEnd(100_000, 'y'), redirect: 'manual' })).status;
+    statuses['POST unknown action'] = (await fetch(`${t.sandbox.url}/console/act/nope`, { method: 'POST', headers, body: 'c=0', redirect: 'manual' })).status;
+    statuses['POST another company'] = (await fetch(`${t.sandbox.url}/console/act/expire`, { method: 'POST', headers, body: 'c=1&sessionId=x&back=/console/sessions', redirect: 'manual' })).status;
+    statuses['DELETE'] = (await fetch(`${t.sandbox.url}/console/requests`, { method: 'DELETE', headers })).status;
+    expect(statuses).toEqual({
+      '/console/requests/%E0%A4': 404,
+      '/console/sessions/%': 404,
+      '/console/media/0/%E0/pdf': 404,
+      '/console/media/99/x/pdf': 404,
+      '/console/media/0/x/nope': 404,
+      '/console/nope': 404,
+      '/console//requests': 404,
+      'POST big form': 404,
+      'POST unknown action': 404,
+      'POST another company': 303,
+      DELETE: 405,
+    });
+  });
+
+  it('refuses an action for a company the signed-in company is not, and changes nothing', async () => {
+    const { id } = await t.sandbox.b.begin({});
+    const { cookie } = await signIn(t.sandbox.url, keyA);
+    const res = await fetch(`${t.sandbox.url}/console/act/expire`, { method: 'POST', headers: { cookie: cookie.split(';')[0]! }, body: `c=1&sessionId=${id}&back=/console/sessions`, redirect: 'manual' });
+    expect(res.headers.get('location')).toBe(`/console/sessions?error=${encodeURIComponent('That is not your company.')}`);
+    expect((await t.sandbox.controlB.getSession({ sessionId: id })).result.expired).toBe(false);
+  });
+
+  it('keeps at most maxStreams event streams open', async () => {
+    const { maxStreams } = await import('./app.js');
+    const { cookie } = await signIn(t.sandbox.url, keyA);
+    const controller = new AbortController();
+    const open = await Promise.all(Array.from({ length: maxStreams }, () => fetch(`${t.sandbox.url}/console/events`, { headers: { cookie: cookie.split(';')[0]! }, signal: controller.signal })));
+    expect(open.every((r) => r.status === 200)).toBe(true);
+    const over = await fetch(`${t.sandbox.url}/console/events`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(over.status).toBe(503);
+    controller.abort();
+  });
+});
