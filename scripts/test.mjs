@@ -18,8 +18,9 @@ if (spawnSync('redis-server', ['--version']).error && (await run('bash', ['scrip
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-// The sandbox's SQL tests start a throwaway cluster of Debian's PostgreSQL; install it the same way when missing.
-if (!existsSync('/usr/lib/postgresql') && (await run('bash', ['scripts/install-postgres.sh'])) !== 0) {
+// The sandbox's SQL tests start a throwaway cluster of Debian's PostgreSQL; install it the same way when
+// missing (the script looks for the server's initdb: the client package alone also makes /usr/lib/postgresql).
+if ((await run('bash', ['scripts/install-postgres.sh'])) !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
