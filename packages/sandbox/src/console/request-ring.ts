@@ -128,7 +128,7 @@ function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedReque
   };
 }
 
-export function createRequestRing({ companies, secrets, clock }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock }): RequestRing {
+export function createRequestRing({ companies, secrets, clock, size = ringSize }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock; size?: number }): RequestRing {
   const ring: RingEntry[] = [];
   const byId = new Map<string, RingEntry>();
   const listeners = new Set<(entry: RingEntry) => void>();
@@ -158,7 +158,7 @@ export function createRequestRing({ companies, secrets, clock }: { companies: Ma
     };
     ring.push(item);
     byId.set(id, item);
-    if (ring.length > ringSize) byId.delete(ring.shift()!.entry.id);
+    if (ring.length > size) byId.delete(ring.shift()!.entry.id);
     for (const listener of listeners) listener(item);
   }
 
