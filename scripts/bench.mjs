@@ -16,7 +16,19 @@ console.log(
   `cold build (lint, bundle, generate, build, docs; turbo --force): ${build.coldSeconds.toFixed(2)} s (target <= 5 s): ${verdict(build.coldSeconds <= 5)}; ` +
     `build with no change: ${build.warmSeconds.toFixed(2)} s (target <= 0.5 s): ${verdict(build.warmSeconds <= 0.5)}; ` +
     `compiling types, client and sandbox: ${build.compileSeconds.toFixed(2)} s vs ${build.tscSeconds.toFixed(2)} s with a tsc start each ` +
-    `(${(build.tscSeconds / build.compileSeconds).toFixed(1)}x faster) (medians of ${build.rounds} rounds)`,
+    `(${(build.tscSeconds / build.compileSeconds).toFixed(1)}x faster) (medians of ${build.rounds} rounds; ` +
+    `cold build CPU ${build.coldCpuSeconds.toFixed(2)} s, load average ${build.loadAverage.toFixed(2)} at the start)`,
+);
+
+const { devLoopBench } = await import('../bench/dev.bench.mjs');
+const loop = await devLoopBench();
+const seconds = (figure) => (figure.median === null ? 'not within 60 s' : `${figure.median.toFixed(2)} s (worst ${figure.worst.toFixed(2)} s)`);
+console.log(
+  `npm run dev, a save to: types ${seconds(loop.types)}, compiled packages ${seconds(loop.compiled)}, docs ${seconds(loop.docs)}, ` +
+    `mock ${seconds(loop.mock)}, sandbox ${seconds(loop.sandbox)} (target <= 1.5 s each): ` +
+    `${verdict(['types', 'compiled', 'docs', 'mock', 'sandbox'].every((name) => loop[name].median !== null && loop[name].worst <= 1.5))}; ` +
+    `mock unreachable ${loop.failedProbes} of ${loop.probes} probes during the reloads (target 0): ${verdict(loop.failedProbes === 0)} ` +
+    `(${loop.rounds} saves, each adding an operation; load average ${loop.loadAverage.toFixed(2)})`,
 );
 
 const size = await clientSize();
