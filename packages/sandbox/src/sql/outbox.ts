@@ -24,7 +24,7 @@ import type { Company } from '../companies.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import type { Database } from './database.js';
 
-/** The tables, for the schema's migrations (migrations.ts); the tests create them the same way. */
+/** The tables, for the schema's migrations (migrations.ts: frozen once released there, so a change is a new migration); the tests create them the same way. */
 export const outboxTables = [
   `create table callback_outbox (
      seq bigint generated always as identity primary key,

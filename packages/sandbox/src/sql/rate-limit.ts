@@ -9,7 +9,8 @@ import type { AddressState } from '../rate-limit.js';
 import type { Database } from './database.js';
 
 /**
- * The table, for the schema's migrations (migrations.ts); the tests create it the same way. Unlogged: no
+ * The table, for the schema's migrations (migrations.ts: frozen once released there, so a change is a
+ * new migration); the tests create it the same way. Unlogged: no
  * write-ahead log for a counter written on every request (a server crash empties it, which only forgives
  * the current minute's counts and blocks).
  */
