@@ -42,8 +42,8 @@ describe('the request ring', () => {
     const { ring, send } = await served();
     const long = JSON.stringify({ text: 'x'.repeat(maxKeptBytes * 2), companyKey: 'ck_test_ring_0000' });
     await send(long);
-    const [{ entry }] = ring.list('ck_test_ring_0000') as [{ entry: { request: { size: number; truncated: boolean; text: string } } }];
+    const { entry } = ring.list('ck_test_ring_0000')[0]!;
     expect(entry.request).toMatchObject({ size: Buffer.byteLength(long), truncated: true });
-    expect(Buffer.byteLength(entry.request.text)).toBeLessThanOrEqual(maxKeptBytes);
+    expect(Buffer.byteLength(entry.request.text!)).toBeLessThanOrEqual(maxKeptBytes);
   });
 });
