@@ -131,6 +131,8 @@ function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedReque
 export function createRequestRing({ companies, secrets, clock, size = ringSize }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock; size?: number }): RequestRing {
   const ring: RingEntry[] = [];
   const byId = new Map<string, RingEntry>();
+  // The IDs of `ring`, in step: reading an entry's ID would describe it (parse and redact its bodies).
+  const ids: string[] = [];
   const listeners = new Set<(entry: RingEntry) => void>();
   let next = 0;
 
@@ -158,7 +160,11 @@ export function createRequestRing({ companies, secrets, clock, size = ringSize }
     };
     ring.push(item);
     byId.set(id, item);
-    if (ring.length > size) byId.delete(ring.shift()!.entry.id);
+    ids.push(id);
+    if (ring.length > size) {
+      ring.shift();
+      byId.delete(ids.shift()!);
+    }
     for (const listener of listeners) listener(item);
   }
 
