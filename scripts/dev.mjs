@@ -11,7 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { quietEnv } from './run.mjs';
 import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
-import { portsFrom, prepare, serveAll, serveProgram } from './serve-all.mjs';
+import { portsFrom, prepare, sandboxFrom, serveAll, serveProgram } from './serve-all.mjs';
 
 const options = parseOrExit(
   serveProgram('npm run dev --', 'Like npm start, and on each save under openapi/: bundle, lint, and unless that finds an error, regenerate the types, reload the mocks and the sandbox, rebuild the docs; on each save of a guide or README: rebuild the guides.'),
@@ -23,7 +23,8 @@ const { watchSite, watchSpec } = await import('./watch-spec.mjs');
 const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
 const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
-const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby });
+// The sandbox's store is opened once: a reload after a save keeps its data (POST /sandbox/reset empties a company).
+const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, sandbox: sandboxFrom(options) });
 served.printUrls();
 served.stopOnSignals();
 

@@ -23,9 +23,25 @@ export function serveProgram(name, description) {
     new Option('--legacy-port <number>', 'the port of the mock of the legacy interface').argParser(portNumber),
     new Option('--sandbox-port <number>', 'the port of the sandbox').argParser(portNumber),
     new Option('--no-standby', 'do not keep a standby Prism per mock (saves about 150 MB each; a crashed Prism then takes a few seconds to come back)'),
+    new Option('--memory', "keep the sandbox's data in memory only (gone when it stops)"),
+    new Option('--data <dir>', "keep the sandbox's data in PGlite in this directory (default: .sandbox-data/ at the repository root)"),
+    new Option('--database <url>', "keep the sandbox's data in a PostgreSQL server (postgres://user:password@host:port/database)"),
+    new Option('--admin-token <token>', 'lets POST /sandbox/reset with this adminToken forget every company\'s data in the sandbox'),
+    new Option('--quiet', 'log no line per sandbox request'),
   ];
   for (const flag of flags) program.addOption(flag);
   return program;
+}
+
+/** What the sandbox keeps and logs, from the parsed flags (`npm start`, `npm run dev`); a conflict exits 2. */
+export function sandboxFrom(options) {
+  const store = { memory: options.memory, data: options.data, database: options.database };
+  const chosen = ['memory', 'data', 'database'].filter((name) => store[name] !== undefined && store[name] !== false);
+  if (chosen.length > 1) {
+    process.stderr.write(`error: choose one of --memory, --data and --database, not ${chosen.map((name) => `--${name}`).join(' and ')}\n`);
+    process.exit(2);
+  }
+  return { store, adminToken: options.adminToken, quiet: options.quiet };
 }
 
 /** The port of each service from the parsed flags: its own flag, else the base plus its offset (0 stays 0). */
@@ -42,18 +58,25 @@ export async function prepare() {
 
 /**
  * Serves everything on `host`; `ports` as from portsFrom (a taken port is replaced by a free one, and the
- * printed URLs say which); `standby` keeps a standby Prism per mock loaded.
+ * printed URLs say which); `standby` keeps a standby Prism per mock loaded. `sandbox` (from sandboxFrom):
+ * where its data lives, opened once and kept across reloads (default: memory), its admin token, and
+ * whether it logs a line per request (`quiet`; without `sandbox`, it logs nothing).
  */
-export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBase: 4000 }), standby = true } = {}) {
+export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBase: 4000 }), standby = true, sandbox: sandboxOptions } = {}) {
   const { startMocks } = await import('@idv-toolkit/mock');
   const { freePort } = await import('../packages/mock/src/ports.mjs');
   const { serveDocs } = await import('./serve-docs.mjs');
-  const { createSandbox, demoCompanyKey } = await import('@idv-toolkit/sandbox');
+  const { batchedLines, createSandbox, demoCompanyKey, openStore } = await import('@idv-toolkit/sandbox');
 
   const docs = await serveDocs({ host, port: await freePort(host, ports.docs) });
   const mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, standby });
   const sandboxPort = await freePort(host, ports.sandbox);
-  let sandbox = createSandbox();
+  // The data outlives each sandbox: a reload makes a new sandbox on the same store.
+  const store = await openStore(sandboxOptions?.store ?? { memory: true });
+  const write = sandboxOptions && !sandboxOptions.quiet ? batchedLines((text) => process.stdout.write(text)) : undefined;
+  const log = write && ((line) => write(`sandbox  ${line}`));
+  const newSandbox = () => createSandbox({ database: store.database, adminToken: sandboxOptions?.adminToken, log });
+  let sandbox = newSandbox();
   const sandboxUrl = await sandbox.listen(sandboxPort, host);
 
   const served = {
@@ -67,6 +90,7 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
       console.log(`Mock, legacy interface (Prism)   ${mocks.urls.legacy}`);
       console.log(`Sandbox (stateful, both APIs)    ${sandboxUrl}  (legacy under /external-api/, control API under /sandbox/)`);
       console.log(`Sandbox applicant page           ${sandboxUrl}/widget/?session_token=<session id>`);
+      console.log(`Sandbox data                     ${store.description}`);
       console.log(`Sandbox console                  ${sandboxUrl}/console/  (sign in with a company key)`);
       console.log('');
       console.log(`Any company key works against the mocks. The sandbox's demo company key: ${demoCompanyKey} (fake).`);
@@ -78,13 +102,13 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
     async reload() {
       const restartSandbox = async () => {
         await sandbox.close();
-        sandbox = createSandbox();
+        sandbox = newSandbox();
         await sandbox.listen(sandboxPort, host);
       };
       const failed = (await Promise.allSettled([mocks.reload(), restartSandbox()])).find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     },
-    stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close()]),
+    stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close().then(() => store.close())]),
     /** Stops everything on Ctrl-C or SIGTERM. */
     stopOnSignals() {
       for (const signal of ['SIGINT', 'SIGTERM']) {

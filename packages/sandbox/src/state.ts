@@ -97,7 +97,7 @@ export function collectionSpecs(limits: Limits = defaultLimits): CollectionSpecs
   };
 }
 
-export const collectionNames = ['sessions', 'blacklist', 'users', 'groups', 'monitoring', 'files'] as const satisfies readonly (keyof Collections)[];
+export const collectionNames: readonly (keyof Collections)[] = ['sessions', 'blacklist', 'users', 'groups', 'monitoring', 'files'];
 
 export function memoryState(limits: Limits = defaultLimits): State {
   const budget = createBudget(limits.maxBytesPerCompany);

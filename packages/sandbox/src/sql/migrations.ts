@@ -85,7 +85,7 @@ export const lockClass = { migrations: 1, companyWrites: 2 } as const;
  * instances may start at once: an advisory lock lets one migrate while the others wait, then find
  * nothing left to do. `upTo` stops early (tests make an older database with it).
  */
-export async function migrate(db: Database, upTo = Infinity): Promise<number[]> {
+export async function migrate(db: Database, upTo: number = Infinity): Promise<number[]> {
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version > upTo) break;
