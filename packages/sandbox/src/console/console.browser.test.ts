@@ -164,6 +164,22 @@ describe('the console in a browser', () => {
     }
   });
 
+  it('adds and removes a blacklist record, and shows the company\'s sources', async () => {
+    await a.page.goto(`${t.url}/console/blacklist`);
+    await a.page.getByLabel('Reason').fill('Fraud (console test)');
+    await a.page.getByLabel('Document number').fill('DOC-CONSOLE-1');
+    await a.page.getByRole('button', { name: 'Add' }).click();
+    await a.page.getByRole('status').filter({ hasText: 'added' }).waitFor();
+    const row = a.page.getByTestId('blacklist-row').filter({ hasText: 'DOC-CONSOLE-1' });
+    await row.waitFor();
+    expect((await t.a.listBlacklistRecords({ query: {} })).result.data.map((r) => r.documentNumber)).toContain('DOC-CONSOLE-1');
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await a.page.getByRole('status').filter({ hasText: 'Record removed' }).waitFor();
+    expect((await t.a.listBlacklistRecords({ query: {} })).result.data).toEqual([]);
+    await a.page.goto(`${t.url}/console/monitoring`);
+    expect(await a.page.getByRole('table', { name: 'Screening and check sources' }).textContent()).toContain('Company A');
+  });
+
   it('passes axe-core on every page with no serious or critical violation', async () => {
     // axe is injected as a script, which the console's Content-Security-Policy forbids: this context bypasses it.
     const { context, page } = await signedIn(keyA, { bypassCSP: true });

@@ -8,7 +8,7 @@ export const sections: [path: string, label: string][] = [
   ['/console/rate-limit', 'Rate limit'],
   ['/console/blacklist', 'Blacklist'],
   ['/console/users', 'Users and groups'],
-  ['/console/monitoring', 'Monitoring'],
+  ['/console/monitoring', 'Monitoring and sources'],
 ];
 
 export function layout(title: string, content: Markup, viewer: Viewer | undefined, path: string, notice?: string | null, error?: string | null): string {

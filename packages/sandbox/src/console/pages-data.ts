@@ -57,5 +57,9 @@ export async function monitoringPage(view: View): Promise<Page> {
   const change = first && !view.viewer.admin
     ? html`<h2>Change a watchlist entry</h2><p>As if the watchlist had changed: names that match the entry get a new delta record and a callback.</p><form class="filters" method="post" action="/console/act/change-watchlist-entry"><input type="hidden" name="c" value="${view.ref(first)}"><input type="hidden" name="back" value="${back}"><div class="field"><label for="w-person">Watchlist person ID</label><input id="w-person" name="personId" required></div><button type="submit">Change</button></form>`
     : html``;
-  return { title: 'Monitoring', body: html`<div id="live" aria-live="polite">${live}</div>${change}`, live };
+  // What the company's configuration gives it (read from the sandbox's configuration: no operation changes it).
+  const sources = html`<h2>Sources</h2><table aria-label="Screening and check sources"><thead><tr><th scope="col">Company</th><th scope="col">Screening</th><th scope="col">Trusted database</th><th scope="col">Registries (check-in-&lt;registry&gt;)</th></tr></thead><tbody>${view.viewer.companies.map(
+    (c) => html`<tr><td>${c.name}</td><td>${c.screeningPaid ? 'paid' : 'not paid (payment-needed)'}</td><td>${c.trustedDatabase ? 'yes' : 'none (no-trusted-database-sources)'}</td><td>${c.registries.join(', ') || 'none'}</td></tr>`,
+  )}</tbody></table>`;
+  return { title: 'Monitoring and sources', body: html`<div id="live" aria-live="polite">${live}</div>${change}${sources}`, live };
 }
