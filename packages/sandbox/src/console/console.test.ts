@@ -190,3 +190,20 @@ describe('hostile input to the console', () => {
     controller.abort();
   });
 });
+
+describe('copy as curl', () => {
+  it('gives a command that, run with the key in $IDV_COMPANY_KEY, makes the same request', async () => {
+    const { execFile } = await import('node:child_process');
+    const { curlCommand } = await import('./pages-requests.js');
+    await t.sandbox.a.addBlacklistRecord({ query: { reason: "It's fraud", documentNumber: 'DOC-CURL-1' } });
+    const [logged] = (await t.sandbox.control.listRequests({ operation: 'addBlacklistRecord' })).result;
+    await t.sandbox.control.reset({});
+    const command = curlCommand(logged!, t.sandbox.url);
+    expect(command).not.toContain(keyA);
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile('sh', ['-c', `${command} --silent`], { env: { PATH: process.env.PATH, IDV_COMPANY_KEY: keyA } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    expect(JSON.parse(output)).toEqual({ result: expect.any(String) });
+    expect((await t.sandbox.a.listBlacklistRecords({ query: {} })).result.data).toMatchObject([{ reason: "It's fraud", documentNumber: 'DOC-CURL-1' }]);
+  });
+});
