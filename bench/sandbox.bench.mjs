@@ -44,7 +44,8 @@ const bodies = {
 const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 
 // add-blacklist-record stores a record a request: lift the per-company cap (50,000 by default) for the run.
-const sandboxArgs = [sandboxCli, '--port', '0', '--rate-limit', '1000000000', '--max-records', '100000000'];
+// --memory: the memory store's figures (the command line's default is PGlite in .sandbox-data/).
+const sandboxArgs = [sandboxCli, '--memory', '--port', '0', '--rate-limit', '1000000000', '--max-records', '100000000'];
 
 /** Start-up times of `starts` sandbox processes one after another, each stopped before the next. */
 async function startupTimes(starts) {
