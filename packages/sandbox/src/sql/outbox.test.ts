@@ -163,7 +163,9 @@ describe.each(engines)('%s', (_kind, open) => {
   it('keeps events over a restart: enqueued in a transaction, the dispatcher closed, a new one delivers', async () => {
     const target = await receiver();
     const company = companyFor(target.url);
-    const before = dispatcher(first, { pollMs: 3_600_000 }); // looks only when woken: never, here
+    const before = dispatcher(first);
+    // Held, so that what delivers them is the dispatcher after the restart.
+    await before.setPaused(company.companyKey, true);
     await first.transaction(async (tx) => {
       for (let n = 0; n < 5; n++) await before.enqueue(company, { type: 'session-change', sessionId: 's1', n }, tx);
     });
@@ -171,6 +173,7 @@ describe.each(engines)('%s', (_kind, open) => {
     expect(target.received).toEqual([]);
     expect(await waiting()).toBe(5);
     const after = dispatcher(second);
+    await after.setPaused(company.companyKey, false);
     await after.idle();
     expect(target.received.map((r) => r.n)).toEqual([0, 1, 2, 3, 4]);
   });
@@ -208,11 +211,14 @@ describe.each(engines)('%s', (_kind, open) => {
   it('tries again after a dead instance’s lease runs out, not before', async () => {
     const target = await receiver();
     const company = companyFor(target.url);
-    const idle = dispatcher(first, { pollMs: 3_600_000 });
-    await first.transaction((tx) => idle.enqueue(company, { type: 'session-change', sessionId: 's1', n: 0 }, tx));
+    const writer = dispatcher(first);
+    await writer.setPaused(company.companyKey, true);
+    await writer.enqueue(company, { type: 'session-change', sessionId: 's1', n: 0 });
+    await writer.close();
     // An instance that claimed the event and died (kill -9): its lease holds it for 400 ms more.
     const leasedAt = Date.now();
     await first.query("update callback_outbox set leased_by = 'dead', leased_until = $1, attempts = 1", [leasedAt + 400]);
+    await first.query('delete from callback_pauses', []);
     const outbox = dispatcher(second);
     await until(() => target.received.length === 1);
     expect(Date.now() - leasedAt).toBeGreaterThanOrEqual(400);
