@@ -207,3 +207,23 @@ describe('copy as curl', () => {
     expect((await t.sandbox.a.listBlacklistRecords({ query: {} })).result.data).toMatchObject([{ reason: "It's fraud", documentNumber: 'DOC-CURL-1' }]);
   });
 });
+
+describe('copy as a client call', () => {
+  it('names a method the typed client has, for the current and legacy interfaces and the control API', async () => {
+    const { clientCall } = await import('./pages-requests.js');
+    const { id } = await t.sandbox.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t.sandbox.legacyA.getResult({ session_token: id });
+    await t.sandbox.control.completeSession({ sessionId: id, result: 'approved' });
+    const clients: Record<string, unknown> = { idv: t.sandbox.a, legacy: t.sandbox.legacyA, control: t.sandbox.control };
+    const calls = (await t.sandbox.control.listRequests({})).result.filter((r) => r.api !== 'sandbox' || r.operation === 'sandboxCompleteSession').map(clientCall);
+    expect(calls).toEqual([
+      `await control.completeSession(${JSON.stringify({ sessionId: id, result: 'approved' }, null, 2)});`,
+      `await legacy.getResult(${JSON.stringify({ session_token: id }, null, 2)});`,
+      `await idv.begin(${JSON.stringify({ configId: 'cfg-kyc-standard-01' }, null, 2)});`,
+    ]);
+    for (const call of calls) {
+      const [, client, method] = /^await (\w+)\.(\w+)\(/.exec(call)!;
+      expect(typeof (clients[client!] as Record<string, unknown>)[method!], call).toBe('function');
+    }
+  });
+});
