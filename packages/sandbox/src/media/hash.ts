@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * Bytes above this are hashed by a sample (`sampleOf`): hashing all of a 16 MiB upload took tens of ms in
  * one turn of the event loop (limits: bounded media work), and a handler hashes an upload more than once.
  */
-export const sampledAbove = 1024 * 1024;
+export const sampledAbove: number = 1024 * 1024;
 const sampleBlock = 4 * 1024;
 const sampleBlocks = 64;
 
