@@ -5,7 +5,6 @@
 // script can do all the console does. Live updates come by server-sent events from /console/events.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Company } from '../companies.js';
-import type { RateLimiter } from '../rate-limit.js';
 import { consoleCss, consoleJs } from './assets.js';
 import { Markup } from './html.js';
 import { layout } from './layout.js';
@@ -15,7 +14,7 @@ import { rateLimitPage } from './pages-limits.js';
 import { requestPage, requestsPage } from './pages-requests.js';
 import { sessionPage, sessionsPage } from './pages-sessions.js';
 import type { RequestRing } from './request-ring.js';
-import type { ConsoleDispatcher } from './services.js';
+import type { ConsoleDispatcher, ConsoleLimiter } from './services.js';
 import { CallError, type Invoke, type Page, type View, type Viewer } from './view.js';
 
 export const cookieName = 'idv_console';
@@ -54,7 +53,7 @@ export type ConsoleApp = {
   close(): void;
 };
 
-export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestRing; limiter: RateLimiter; dispatcher: ConsoleDispatcher };
+export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestRing; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
 
 const actions: Record<string, (call: (op: string, fields?: Record<string, unknown>) => Promise<unknown>, f: Record<string, string>) => Promise<string>> = {
   complete: async (call, f) => (await call('sandboxCompleteSession', { sessionId: f.sessionId, result: f.result }), `Session finished as ${f.result}.`),

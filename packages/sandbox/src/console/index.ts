@@ -3,10 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
-import type { RateLimiter } from '../rate-limit.js';
 import { createConsole, type ConsoleApp } from './app.js';
 import { createRequestRing, type RequestRing, type Trace } from './request-ring.js';
-import { registerServices, type ConsoleDispatcher } from './services.js';
+import { registerServices, type ConsoleDispatcher, type ConsoleLimiter } from './services.js';
 import type { Invoke } from './view.js';
 
 export type AttachedConsole = {
@@ -19,7 +18,7 @@ export type AttachedConsole = {
 
 export const isConsolePath = (path: string): boolean => path === '/console' || path.startsWith('/console/');
 
-export function attachConsole(options: { companies: Map<string, Company>; adminToken?: string; clock: Clock; limiter: RateLimiter; dispatcher: ConsoleDispatcher; secrets: readonly string[]; invoke: Invoke }): AttachedConsole {
+export function attachConsole(options: { companies: Map<string, Company>; adminToken?: string; clock: Clock; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher; secrets: readonly string[]; invoke: Invoke }): AttachedConsole {
   const ring = createRequestRing({ companies: options.companies, secrets: options.secrets, clock: options.clock });
   registerServices(options.companies.values(), { ring, limiter: options.limiter, dispatcher: options.dispatcher });
   const app = createConsole({ ...options, ring });

@@ -3,7 +3,7 @@
 // (a handler's context carries it), so that the context stays as it is for every other handler.
 import type { CallbackEvent, DeliveryAttempt } from '../callbacks.js';
 import type { Company } from '../companies.js';
-import type { RateLimiter } from '../rate-limit.js';
+import type { AddressState } from '../rate-limit.js';
 import type { RequestRing } from './request-ring.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -15,7 +15,10 @@ export type ConsoleDispatcher = {
   isPaused(companyKey: string): Awaitable<boolean>;
 };
 
-export type ConsoleServices = { ring: RequestRing; limiter: RateLimiter; dispatcher: ConsoleDispatcher };
+/** What the console needs of a rate limiter: the memory one answers at once, the shared one (sql/rate-limit.ts) by promises. */
+export type ConsoleLimiter = { addresses(): Awaitable<AddressState[]>; unblock(ip: string): Awaitable<boolean> };
+
+export type ConsoleServices = { ring: RequestRing; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
 
 const byCompany = new WeakMap<Company, ConsoleServices>();
 

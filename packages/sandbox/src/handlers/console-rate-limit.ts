@@ -8,20 +8,20 @@ import { servicesOf } from '../console/services.js';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const consoleRateLimitHandlers: Handlers = {
-  sandboxListRateLimit(context) {
+  async sandboxListRateLimit(context) {
     const { ring, limiter } = servicesOf(context.company);
     const own = ring.addresses(context.company.companyKey);
     // An address the limiter has forgotten (its window ended, or it was unblocked) shows a zero count.
-    const tracked = new Map(limiter.addresses().map((a) => [a.ip, a]));
+    const tracked = new Map((await limiter.addresses()).map((a) => [a.ip, a]));
     const result = [...own].map((ip) => tracked.get(ip) ?? { ip, requests: 0, windowStart: null, blockedUntil: null }).map((a) => ({ ip: a.ip, requests: a.requests, windowStartedAt: iso(a.windowStart), blockedUntil: iso(a.blockedUntil) }));
     return { json: { result } };
   },
-  sandboxUnblockAddress(context) {
+  async sandboxUnblockAddress(context) {
     const { ring, limiter } = servicesOf(context.company);
     const ip = context.body.ip;
-    const blocked = limiter.addresses().some((a) => a.ip === ip && a.blockedUntil !== null);
+    const blocked = (await limiter.addresses()).some((a) => a.ip === ip && a.blockedUntil !== null);
     if (!blocked || !ring.addresses(context.company.companyKey).has(ip)) refuse(context, 'not-found');
-    limiter.unblock(ip);
+    await limiter.unblock(ip);
     return { json: { result: true } };
   },
 };
