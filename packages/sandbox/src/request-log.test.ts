@@ -1,9 +1,9 @@
 // The command line's request log: one line per request on stdout, never a key; --quiet prints none.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoCompanyKey } from './companies.js';
-import { formatLine } from './request-log.js';
+import { batchedLines, formatLine } from './request-log.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const adminToken = 'adm_test_request_log_0000';
@@ -50,6 +50,15 @@ describe('npm run sandbox, its request log', () => {
     expect(output.text).not.toContain(adminToken);
   });
 
+  it('prints the lines still waiting when it is stopped', async () => {
+    const { origin, output } = await start();
+    await fetch(`${origin}/begin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: demoCompanyKey }) }).then((r) => r.text());
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child!.kill('SIGTERM');
+    await exited;
+    expect(output.text.split('\n').filter((line) => /^POST \/begin begin 200 /.test(line))).toHaveLength(1);
+  });
+
   it('prints no request line with --quiet', async () => {
     const { origin, output } = await start('--quiet');
     await traffic(origin);
@@ -63,5 +72,27 @@ describe('formatLine', () => {
     const line = formatLine({ method: 'POST', path: `/x/${'a'.repeat(300)}`, status: 404, ms: 1.25 }, []);
     expect(line).toMatch(/^POST \/x\/a{197}\.\.\. - 404 1\.3ms -$/);
     expect(formatLine({ method: 'GET', path: '/s1/s2/s1', status: 404, ms: 0 }, ['s1', 's2'])).toBe('GET /[redacted]/[redacted]/[redacted] - 404 0.0ms -');
+  });
+});
+
+describe('batchedLines', () => {
+  it('writes the lines of a burst in one piece, 50 ms after the first, or at once when 64 KiB wait', () => {
+    vi.useFakeTimers();
+    try {
+      const writes: string[] = [];
+      const log = batchedLines((text) => writes.push(text));
+      log('one');
+      log('two');
+      vi.advanceTimersByTime(49);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(writes).toEqual(['one\ntwo\n']);
+      log('a'.repeat(64 * 1024));
+      expect(writes).toHaveLength(2);
+      vi.advanceTimersByTime(100);
+      expect(writes).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

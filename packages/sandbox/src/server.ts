@@ -22,7 +22,7 @@ import { loadPdfLib } from './media/pdf.js';
 import { createRateLimiter } from './rate-limit.js';
 import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
-import { buildRoutes, type Route } from './spec.js';
+import { buildRoutes, routeFinder, type Route } from './spec.js';
 import type { Database } from './sql/database.js';
 import { sqlState } from './sql/store.js';
 import { memoryState, type Collections, type Session, type State } from './state.js';
@@ -114,6 +114,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limits: Limits = { ...defaultLimits, ...options.limits };
   const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
   const routes = buildRoutes();
+  const findRoute = routeFinder(routes);
   const handlers = options.handlers ?? allHandlers;
   const state: State = options.database ? sqlState(options.database, limits) : memoryState(limits);
   const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses });
@@ -344,9 +345,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       req.resume();
       return text(res, 400, 'Bad request target', true);
     }
-    if (url.pathname === '/console' || url.pathname.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
-    const widget = url.pathname === '/widget/' || url.pathname === '/widget';
-    const route = widget ? undefined : routes.find((r) => r.method === req.method && r.match.test(url.pathname));
+    const path = url.pathname;
+    if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
+    const widget = path === '/widget/' || path === '/widget';
+    const route = widget ? undefined : findRoute(req.method, path);
     if (!widget && !route) {
       req.resume();
       return text(res, 404, 'Not found');

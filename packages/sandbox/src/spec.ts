@@ -90,6 +90,20 @@ export function buildRoutes(): Route[] {
 }
 
 /**
+ * Finds the route of a request as `routes.find` in document order would (first match wins), with one map
+ * look-up for a path without parameters instead of up to a hundred regular expressions.
+ */
+export function routeFinder(routes: readonly Route[]): (method: string | undefined, path: string) => Route | undefined {
+  const exact = new Map<string, Route | undefined>();
+  for (const route of routes) {
+    if (/[{}]/.test(route.path)) continue;
+    const key = `${route.method} ${route.path}`;
+    if (!exact.has(key)) exact.set(key, routes.find((r) => r.method === route.method && r.match.test(route.path)));
+  }
+  return (method, path) => exact.get(`${method} ${path}`) ?? routes.find((r) => r.method === method && r.match.test(path));
+}
+
+/**
  * A validator compiled on its first call (a few ms each; all of them together took about 0.5 s at start).
  * `compiled()` compiles it ahead of use: the sandbox does so for every route in idle turns after it listens.
  */
