@@ -2,6 +2,7 @@
 // body into the typed union of the six events, with the field rules generated from the spec (webhookTable).
 import { webhookTable, type CallbackEvent as SentCallback, type CallbackType } from '@idv-toolkit/types';
 import { readLimited, utf8Length } from './callback-body.js';
+import { formatCheckers } from './callback-formats.js';
 
 export type { CallbackType };
 
@@ -79,7 +80,8 @@ const tooLarge = (max: number) => new CallbackError('too-large', `The callback b
  * Parses a callback body (the raw text, bytes as a Uint8Array or ArrayBuffer, or JSON your framework
  * already parsed) and checks it.
  * Throws a CallbackError when the body is over `maxBytes`, the key is wrong, the body is not one of the
- * six documented events, or a field breaks its rule. The returned event has no `callbackApiKey`.
+ * documented events, or a field breaks its rule: its type, its values or its `format` (`uri`, `email`, ...).
+ * The returned event has no `callbackApiKey`.
  * The service may deliver an event more than once: make your handling idempotent (for session-change,
  * the same sessionId and result twice is one change).
  */
@@ -121,11 +123,15 @@ export function parseCallback(body: unknown, options: CallbackOptions): Callback
   }
   const rules = webhookTable[type as CallbackType];
   for (const field of rules.required) if (!has(record, field)) throw new CallbackError('malformed', `${type} lacks ${field}`);
-  for (const [field, rule] of Object.entries(rules.fields) as [string, { types: readonly string[]; values?: readonly unknown[] }][]) {
+  for (const [field, rule] of Object.entries(rules.fields) as [string, { types: readonly string[]; values?: readonly unknown[]; format?: string }][]) {
     if (!has(record, field)) continue;
     const value = record[field];
     if (!fits(value, rule.types) || (rule.values && !rule.values.includes(value))) {
       throw new CallbackError('malformed', `${type}: ${field} is not a valid value`);
+    }
+    // As in JSON Schema, a format constrains strings only.
+    if (rule.format && typeof value === 'string' && formatCheckers[rule.format]?.(value) === false) {
+      throw new CallbackError('malformed', `${type}: ${field} is not a valid ${rule.format}`);
     }
   }
   const { callbackApiKey: _checked, ...rest } = record;

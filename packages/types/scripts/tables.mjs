@@ -53,7 +53,7 @@ export function operationTable(document) {
 }
 
 // What a callback receiver checks and a trigger sends, per event: required fields, each field's JSON
-// types and fixed values, and the event's first documented example.
+// types, format and fixed values, and the event's first documented example.
 export function webhookTable(document) {
   const rows = {};
   for (const [name, item] of Object.entries(document.webhooks ?? {})) {
@@ -64,6 +64,7 @@ export function webhookTable(document) {
       const resolved = deref(document, property);
       fields[field] = {
         types: [].concat(resolved.type ?? []),
+        ...(resolved.format ? { format: resolved.format } : {}),
         ...(resolved.enum ? { values: resolved.enum } : {}),
         ...(resolved.const !== undefined ? { values: [resolved.const] } : {}),
       };

@@ -91,7 +91,8 @@ export const webhookTable = {
       "sessionLink": {
         "types": [
           "string"
-        ]
+        ],
+        "format": "uri"
       },
       "createdBy": {
         "types": [
@@ -143,7 +144,8 @@ export const webhookTable = {
       "address": {
         "types": [
           "string"
-        ]
+        ],
+        "format": "email"
       },
       "subject": {
         "types": [
@@ -164,7 +166,8 @@ export const webhookTable = {
       "sessionLink": {
         "types": [
           "string"
-        ]
+        ],
+        "format": "uri"
       },
       "createdBy": {
         "types": [
@@ -217,7 +220,8 @@ export const webhookTable = {
       "address": {
         "types": [
           "string"
-        ]
+        ],
+        "format": "email"
       },
       "subject": {
         "types": [
