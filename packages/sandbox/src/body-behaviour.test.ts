@@ -6,6 +6,7 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raw, statusOf } from './hostile.test-helper.js';
 import { solidJpeg } from './media/jpeg.js';
+import { sampleMp4 } from './media/mp4.js';
 import { keyA, startTestSandbox } from './sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
@@ -116,6 +117,58 @@ describe('a JSON body', () => {
   it.each([['null'], ['42'], ['"text"'], ['true'], ['false'], ['[]'], [`[${JSON.stringify({ companyKey: keyA })}]`], ['{"companyKey":']])('%s is refused as not a JSON object', async (body) => {
     t = await start();
     const answer = await send(t.url, '/begin', [body], json);
+    expect([answer.status, answer.json]).toEqual([400, refused]);
+    expect(answer.headers.connection).not.toBe('close');
+  });
+});
+
+describe('a JSON upload (its file in base64)', () => {
+  const upload = { file: Buffer.from(sampleMp4('upload')).toString('base64') };
+  /** A check-spoofing body of exactly `size` bytes: spaces before its closing brace. */
+  const uploadOfSize = (size: number) => {
+    const text = JSON.stringify({ companyKey: keyA, ...upload });
+    return `${text.slice(0, -1)}${' '.repeat(size - text.length)}}`;
+  };
+  const base = JSON.stringify({ companyKey: keyA, ...upload }).length;
+  const limit = base + 500;
+  const startUpload = (limits: Record<string, number> = {}) => startTestSandbox({ limits: { maxBodyBytes: 20_000, maxUploadBodyBytes: limit, ...limits } });
+
+  it('of exactly the upload limit is read, in one piece or in chunks; one byte more is refused and the connection closed', async () => {
+    t = await startUpload();
+    const ok = await send(t.url, '/check-spoofing', [uploadOfSize(limit)], { ...json, 'content-length': limit });
+    expect(ok.status).toBe(200);
+    expect(ok.json.result).toBeDefined();
+    expect((await send(t.url, '/check-spoofing', pieces(uploadOfSize(limit), 5), json)).status).toBe(200);
+    for (const chunks of [[uploadOfSize(limit + 1)], pieces(uploadOfSize(limit + 1), 5)]) {
+      const over = await send(t.url, '/check-spoofing', chunks, chunks.length === 1 ? { ...json, 'content-length': limit + 1 } : json);
+      expect([over.status, over.json, over.headers.connection]).toEqual([400, refused, 'close']);
+    }
+  });
+
+  it('declared over the limit is answered at once, before any of it is sent', async () => {
+    t = await startUpload();
+    const answer = await raw(t.url, `POST /check-spoofing HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n`, 4_000);
+    expect(statusOf(answer)).toBe(400);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
+  it('whose fields besides its files are over the body limit is refused and the connection closed', async () => {
+    t = await startUpload({ maxBodyBytes: base + 1_000, maxUploadBodyBytes: 1_000_000 });
+    expect((await send(t.url, '/check-spoofing', [uploadOfSize(base + 10)], json)).status).toBe(200);
+    const over = await send(t.url, '/check-spoofing', pieces(uploadOfSize(base + 3_000), 3), json);
+    expect([over.status, over.json, over.headers.connection]).toEqual([400, refused, 'close']);
+  });
+
+  it.each([['{"companyKey":'], ['[]'], ['null'], ['42']])('%s is refused, and the connection stays open', async (body) => {
+    t = await startUpload();
+    const answer = await send(t.url, '/check-spoofing', [body], json);
+    expect([answer.status, answer.json]).toEqual([400, refused]);
+    expect(answer.headers.connection).not.toBe('close');
+  });
+
+  it('with a content type that is not JSON is refused, and the connection stays open', async () => {
+    t = await startUpload();
+    const answer = await send(t.url, '/check-spoofing', [uploadOfSize(base)], { 'content-type': 'text/plain' });
     expect([answer.status, answer.json]).toEqual([400, refused]);
     expect(answer.headers.connection).not.toBe('close');
   });
