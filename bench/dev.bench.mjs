@@ -5,7 +5,7 @@
 // Runs on a temporary copy of the repository (the files git tracks or would track, node_modules linked to
 // this checkout's), so openapi/ of the checkout is never touched. Target: every artifact <= 1.5 s.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,7 +157,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
       const table = (file) => async () => readFileSync(join(work, file), 'utf8').includes(`"${operation.operationId}"`);
       const times = await Promise.all([
         until(table('packages/types/src/generated/current-operations.ts'), saved, limitMs),
-        until(async () => (await table('packages/types/dist/generated/current-operations.js')()) && statSync(join(work, 'packages/client/dist/index.js')).mtimeMs >= Date.now() - (performance.now() - saved), saved, limitMs),
+        // The compiled client builds its methods from the compiled types package's table when imported.
+        until(table('packages/types/dist/generated/current-operations.js'), saved, limitMs),
         until(async () => (await (await fetch(`${urls.docs}/current.html`)).text()).includes(`"operationId":"${operation.operationId}"`), saved, limitMs),
         until(async () => (await post(`${urls.mock}${operation.path}`, { companyKey: 'ck_test_not_a_real_key_0000' })).status === 200, saved, limitMs),
         until(async () => {

@@ -5,9 +5,11 @@
 // which needs every export's type written out: each package's tsconfig.build.json turns
 // `isolatedDeclarations` on, so `tsc` rejects an export whose type would need inference. Type errors are
 // caught by the type check in `npm test` (scripts/typecheck.test.ts), not here.
-// Run from a package folder: `node ../../scripts/compile.mjs`.
+// Run from a package folder: `node ../../scripts/compile.mjs`; or `compilePackage(dir)` in a process that
+// compiles often (`npm run dev`), which spares a Node start and the load of rolldown each time.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isolatedDeclarationSync, transformSync } from 'rolldown/experimental';
 
 const sourceDir = 'src';
@@ -38,44 +40,59 @@ function write(at, path, code, map, source, text) {
   writeFileSync(join(at, `${path}.map`), sourceMap(map, source, path, text));
 }
 
-const sources = readdirSync(sourceDir, { recursive: true })
-  .map(String)
-  .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !notShipped.test(file));
-// Written into a staging folder beside dist/ (its dist/ inside is ignored by git like any dist/) and swapped
-// in at the end: a test or server reading dist/ while a build runs (npm run dev, parallel tasks) finds the
-// previous output or the new one, never a half-written or missing folder.
-const staging = `.compile-${process.pid}`;
-rmSync(staging, { recursive: true, force: true });
-mkdirSync(staging, { recursive: true });
-const problems = [];
-for (const file of sources) {
-  const source = join(sourceDir, file);
-  const output = join(outputDir, file.replace(/\.ts$/, ''));
-  const code = readFileSync(source, 'utf8');
-  const script = transformSync(source, code, {
-    sourcemap: true,
-    target: 'es2022',
-    // As `verbatimModuleSyntax` says: drop only imports marked `type`, keep every other import as written.
-    typescript: { onlyRemoveTypeImports: true },
-  });
-  const declaration = isolatedDeclarationSync(source, code, { sourcemap: true });
-  const errors = [...script.errors, ...declaration.errors];
-  if (errors.length) {
-    problems.push(...errors.map((error) => error.codeframe ?? `${source}: ${error.message}`));
-    continue;
-  }
-  mkdirSync(join(staging, dirname(output)), { recursive: true });
-  write(staging, `${output}.js`, script.code, script.map, source, code);
-  write(staging, `${output}.d.ts`, declaration.code, declaration.map, source, code);
-}
-if (problems.length) {
+/**
+ * Compiles the package in `dir` (its src/ into dist/). Returns the problems (code frames), none when dist/
+ * was replaced; on a problem dist/ stays as it was.
+ */
+export function compilePackage(dir = process.cwd()) {
+  const at = (path) => join(dir, path);
+  const sources = readdirSync(at(sourceDir), { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !notShipped.test(file));
+  // Written into a staging folder beside dist/ (its dist/ inside is ignored by git like any dist/) and swapped
+  // in at the end: a test or server reading dist/ while a build runs (npm run dev, parallel tasks) finds the
+  // previous output or the new one, never a half-written or missing folder.
+  const staging = at(`.compile-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  console.error(problems.join('\n'));
-  process.exit(1);
+  mkdirSync(staging, { recursive: true });
+  const problems = [];
+  for (const file of sources) {
+    const source = join(sourceDir, file);
+    const output = join(outputDir, file.replace(/\.ts$/, ''));
+    const code = readFileSync(at(source), 'utf8');
+    const script = transformSync(source, code, {
+      sourcemap: true,
+      target: 'es2022',
+      // As `verbatimModuleSyntax` says: drop only imports marked `type`, keep every other import as written.
+      typescript: { onlyRemoveTypeImports: true },
+    });
+    const declaration = isolatedDeclarationSync(source, code, { sourcemap: true });
+    const errors = [...script.errors, ...declaration.errors];
+    if (errors.length) {
+      problems.push(...errors.map((error) => error.codeframe ?? `${source}: ${error.message}`));
+      continue;
+    }
+    mkdirSync(join(staging, dirname(output)), { recursive: true });
+    write(staging, `${output}.js`, script.code, script.map, source, code);
+    write(staging, `${output}.d.ts`, declaration.code, declaration.map, source, code);
+  }
+  if (problems.length) {
+    rmSync(staging, { recursive: true, force: true });
+    return problems;
+  }
+  mkdirSync(join(staging, outputDir), { recursive: true });
+  const previous = join(staging, 'previous', outputDir);
+  mkdirSync(dirname(previous), { recursive: true });
+  if (existsSync(at(outputDir))) renameSync(at(outputDir), previous);
+  renameSync(join(staging, outputDir), at(outputDir));
+  rmSync(staging, { recursive: true, force: true });
+  return [];
 }
-mkdirSync(join(staging, outputDir), { recursive: true });
-const previous = join(staging, 'previous', outputDir);
-mkdirSync(dirname(previous), { recursive: true });
-if (existsSync(outputDir)) renameSync(outputDir, previous);
-renameSync(join(staging, outputDir), outputDir);
-rmSync(staging, { recursive: true, force: true });
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = compilePackage();
+  if (problems.length) {
+    console.error(problems.join('\n'));
+    process.exit(1);
+  }
+}

@@ -2,13 +2,11 @@
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ and the docs site's sources
 // (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in this one long-lived
 // process: bundle and lint (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep
-// everything as it was; else regenerate the types, compile the types, client and sandbox packages, swap in
-// mocks of the new bundles (no request refused meanwhile), reload the sandbox and rebuild the docs,
-// reporting it all in one block.
+// everything as it was; else, side by side, swap in mocks of the new bundles (no request refused meanwhile)
+// and reload the sandbox, regenerate the types of the changed descriptions and compile the types package,
+// and rebuild the docs, reporting it all in one block.
 // A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs).
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { quietEnv } from './run.mjs';
 import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
 import { portsFrom, prepare, sandboxFrom, serveAll, serveProgram } from './serve-all.mjs';
@@ -23,6 +21,7 @@ const { watchSite, watchSpec } = await import('./watch-spec.mjs');
 const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
 const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
+const { compilePackage } = await import('./compile.mjs');
 // The sandbox's store is opened once: a reload after a save keeps its data (POST /sandbox/reset empties a company).
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, sandbox: sandboxFrom(options) });
 served.printUrls();
@@ -50,7 +49,6 @@ const rebuildDocs = docsRebuilder({ run: (args) => runDocsBuild(args, quietEnv) 
 // The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
 const servedBundles = new Map();
 for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, await readFile(`openapi/dist/${name}.json`, 'utf8').catch(() => undefined));
-const compiledPackages = ['packages/types', 'packages/client', 'packages/sandbox'];
 
 async function rebuild(files) {
   const began = performance.now();
@@ -75,27 +73,24 @@ async function rebuild(files) {
   lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
   if (!bundled.length) return console.log(lines.join('\n'));
 
+  // The mocks and the sandbox read the bundles alone: their reload (Prism's start-up, the longest step)
+  // starts now, beside the types, the compile and the docs.
+  const reloaded = served.reload().then(
+    () => `  reload   mocks and sandbox answer with the change (${ms(began)})`,
+    (error) => `  reload   failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
+  );
   const written = [];
-  for (const [name, content] of await generateAll()) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
+  for (const [name, content] of await generateAll({ only: bundled })) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
   lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save`);
 
-  // The compiled packages (types, client, sandbox) with the new types: a new client method is there at once
-  // for code that imports the package. scripts/compile.mjs only strips types, in well under a second.
-  const compiled = Promise.all(
-    compiledPackages.map((dir) => promisify(execFile)(process.execPath, ['../../scripts/compile.mjs'], { cwd: dir, env: quietEnv })),
-  ).then(
-    () => `  compile  ${compiledPackages.map((dir) => dir.split('/').pop()).join(', ')} (${ms(began)})`,
-    (error) => `  compile  failed: ${error.message.split('\n')[0]}`,
-  );
-  // The docs read the bundles and the generated tables, not the compiled packages: built beside the compile.
+  // The types package compiled with the new types, in this process: the client builds its methods from the
+  // types package's tables at import, so a new client method is there at once for code that imports it.
+  // The client's and sandbox's own sources did not change: Oxc's output for them would be the same.
+  const problems = compilePackage('packages/types');
+  lines.push(problems.length ? `  compile  types failed:\n${problems.slice(0, shownProblems).join('\n')}` : `  compile  types (${ms(began)})`);
+  // The docs read the bundles and the generated tables, not the compiled packages.
   const docs = rebuildDocs(false);
-  lines.push(await compiled);
-  try {
-    await served.reload();
-    lines.push(`  reload   mocks and sandbox answer with the change (${ms(began)})`);
-  } catch (error) {
-    lines.push(`  reload   failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`);
-  }
+  lines.push(await reloaded);
   console.log(lines.join('\n'));
   console.log(await docs);
 }

@@ -37,6 +37,13 @@ describe('the generated files', () => {
     }
   });
 
+  it('are those of the descriptions asked for, when asked for some (a save in npm run dev)', async () => {
+    const bundleDir = mkdtempSync(join(tmp, 'bundles-'));
+    writeFileSync(join(bundleDir, 'beta.json'), JSON.stringify(beta));
+    writeFileSync(join(bundleDir, 'alpha.json'), JSON.stringify(alpha));
+    expect([...(await generateAll({ bundleDir, only: ['beta'] })).keys()]).toEqual(['beta.ts', 'beta-operations.ts']);
+  });
+
   it('export the tables of each description', async () => {
     const files = await generate();
     expect(Object.keys(exported(files, 'alpha-operations.ts', 'operationTable'))).toEqual(['upload', 'read', 'problem', 'mixed', 'empty']);

@@ -45,14 +45,19 @@ function transform(schema, options) {
   return undefined;
 }
 
-/** Every generated file by name, from the bundled descriptions (`bundleDir`: the JSON bundles of @idv-toolkit/openapi). */
-export async function generateAll({ bundleDir = dirname(require.resolve('@idv-toolkit/openapi/current.json')) } = {}) {
+/**
+ * Every generated file by name, from the bundled descriptions (`bundleDir`: the JSON bundles of
+ * @idv-toolkit/openapi). `only` (names of descriptions) gives just their files and the named exports:
+ * `npm run dev` regenerates the description a save changed, not all of them.
+ */
+export async function generateAll({ bundleDir = dirname(require.resolve('@idv-toolkit/openapi/current.json')), only } = {}) {
   const files = new Map();
   const documents = {};
   for (const file of readdirSync(bundleDir).filter((f) => f.endsWith('.json')).sort()) {
     const name = file.replace(/\.json$/, '');
     const document = JSON.parse(readFileSync(join(bundleDir, file), 'utf8'));
     documents[name] = document;
+    if (only && !only.includes(name)) continue;
     const ast = await openapiTS(structuredClone(document), { transform, silent: true, rootTypes: true, rootTypesNoSchemaPrefix: true, defaultNonNullable: false });
     files.set(`${name}.ts`, header(`openapi/${name}`) + astToString(ast));
     const table = JSON.stringify(operationTable(document), null, 2);
