@@ -5,7 +5,7 @@
 // (names.mjs). `--check` writes nothing and fails when the committed
 // files differ from a fresh generation (hand edits or a spec change without regeneration). The tables are
 // built in tables.mjs and the comparison is drift.mjs, both free of the heavy imports below.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
   } else {
     mkdirSync(generatedDir, { recursive: true });
-    for (const [name, content] of files) writeFileSync(join(generatedDir, name), content);
+    // Each file replaced whole (a rename): the docs build reads the tables while this runs beside it.
+    for (const [name, content] of files) {
+      writeFileSync(join(generatedDir, `.${name}.${process.pid}`), content);
+      renameSync(join(generatedDir, `.${name}.${process.pid}`), join(generatedDir, name));
+    }
   }
 }
