@@ -16,7 +16,7 @@ export type DeliveryPolicy = {
 export const defaultDeliveryPolicy: DeliveryPolicy = { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 120_000, timeoutMs: 10_000 };
 
 /** The wait after failed attempt number `attempt`: exponential backoff with full jitter. */
-export const backoffMs = (policy: DeliveryPolicy, attempt: number, random: () => number) => Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)));
+export const backoffMs = (policy: DeliveryPolicy, attempt: number, random: () => number): number => Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)));
 
 /** POSTs `body` and resolves to the status, or rejects on a network error or the timeout. */
 export function post(url: URL, agent: HttpAgent, body: string, timeoutMs: number): Promise<number> {
@@ -38,7 +38,17 @@ export function post(url: URL, agent: HttpAgent, body: string, timeoutMs: number
 
 export type Receiver = { agent: HttpAgent; active: number; waiting: (() => void)[] };
 
-export function createReceivers(limits: Pick<Limits, 'maxConnectionsPerReceiver'>) {
+export type Receivers = {
+  receiverFor(url: URL): Receiver;
+  /** Runs `work` when the receiver has a free turn; the rest wait here, holding no socket. */
+  withTurn<T>(receiver: Receiver, work: () => Promise<T>): Promise<T>;
+  /** Attempts under way now, to every receiver. */
+  inFlight(): number;
+  /** Closes the kept-alive connections (an attempt under way fails). */
+  destroy(): void;
+};
+
+export function createReceivers(limits: Pick<Limits, 'maxConnectionsPerReceiver'>): Receivers {
   const receivers = new Map<string, Receiver>();
   return {
     receiverFor(url: URL): Receiver {
@@ -50,7 +60,6 @@ export function createReceivers(limits: Pick<Limits, 'maxConnectionsPerReceiver'
       }
       return receiver;
     },
-    /** Runs `work` when the receiver has a free turn; the rest wait here, holding no socket. */
     async withTurn<T>(receiver: Receiver, work: () => Promise<T>): Promise<T> {
       if (receiver.active >= limits.maxConnectionsPerReceiver) await new Promise<void>((resolve) => receiver.waiting.push(resolve));
       else receiver.active++;
@@ -62,9 +71,7 @@ export function createReceivers(limits: Pick<Limits, 'maxConnectionsPerReceiver'
         else receiver.active--;
       }
     },
-    /** Attempts under way now, to every receiver. */
     inFlight: () => [...receivers.values()].reduce((sum, r) => sum + r.active, 0),
-    /** Closes the kept-alive connections (an attempt under way fails). */
     destroy() {
       for (const receiver of receivers.values()) receiver.agent.destroy();
       receivers.clear();

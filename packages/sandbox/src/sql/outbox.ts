@@ -25,7 +25,7 @@ import { defaultLimits, type Limits } from '../limits.js';
 import type { Database } from './database.js';
 
 /** The tables, for the schema's migrations (migrations.ts: frozen once released there, so a change is a new migration); the tests create them the same way. */
-export const outboxTables = [
+export const outboxTables: string[] = [
   `create table callback_outbox (
      seq bigint generated always as identity primary key,
      event_id text not null unique,

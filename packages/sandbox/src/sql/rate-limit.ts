@@ -14,7 +14,7 @@ import type { Database } from './database.js';
  * write-ahead log for a counter written on every request (a server crash empties it, which only forgives
  * the current minute's counts and blocks).
  */
-export const rateLimitTables = [
+export const rateLimitTables: string[] = [
   `create unlogged table rate_limit_hits (
      ip text primary key,
      window_start bigint not null,

@@ -8,7 +8,7 @@ const BYTEA = 17;
 const JSON_OID = 114;
 const JSONB = 3802;
 
-const serializeJson = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+const serializeJson = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 export const parseInt8 = (text: string): number | bigint => {
   const value = BigInt(text);
@@ -18,7 +18,11 @@ export const parseInt8 = (text: string): number | bigint => {
 /** PostgreSQL's text form of bytea is `\x` and hex digits. */
 const parseBytea = (text: string): Buffer => Buffer.from(text.slice(2), 'hex');
 
-export const sameResults = {
+type Parser = (text: string) => unknown;
+// `any`: postgres.js's own type for a custom type's serializer, which takes what the caller passes.
+type PostgresType = { to: number; from: number[]; serialize: (value: any) => string; parse: Parser };
+
+export const sameResults: { parsers: Record<number, Parser>; postgresTypes: Record<'int8' | 'json' | 'jsonb', PostgresType> } = {
   /** For PGlite's `parsers` option. */
   parsers: { [INT8]: parseInt8, [BYTEA]: parseBytea },
   /** For postgres.js's `types` option. */
