@@ -14,7 +14,10 @@
 // connection, and a receiver may take its timeout). A delivered or given-up event is deleted; a failed one
 // gets its next time by the backoff and waits, and its session's later events wait behind it. An instance
 // that dies mid-attempt leaves a lease that runs out after the attempt's timeout (plus a margin): another
-// instance, or the restarted one, then tries again. Times in the queue are wall-clock milliseconds
+// instance, or the restarted one, then tries again. "In order" is the order of `seq`, given at insert: a
+// session's events are in order when its writes enqueue them one after the other (in the company's
+// transaction, as the store runs them), not when two instances enqueue for one session at the same
+// moment. Times in the queue are wall-clock milliseconds
 // (shared by the instances); the log's `sentAt` is the sandbox's clock, as in memory.
 import { randomUUID } from 'node:crypto';
 import { backoffMs, createReceivers, defaultDeliveryPolicy, post, type DeliveryPolicy } from '../callback-delivery.js';
