@@ -32,7 +32,7 @@ function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer
         reject(new BadInput(`body over ${maxBodyBytes} bytes`, true));
       } else chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     // A client that goes away mid-body is bad input, not a fault of the sandbox.
     request.on('error', () => reject(new BadInput('the request was aborted', true)));
   });

@@ -70,9 +70,12 @@ const fieldCodes: Record<string, Record<string, string>> = {
   createUser: { email: 'invalid-email-format', password: 'password-too-short', rights: 'invalid-rights' },
 };
 
-function json(res: ServerResponse, status: number, body: unknown, close = false, headers: Record<string, string> = {}) {
+function json(res: ServerResponse, status: number, body: unknown, close = false, headers?: Record<string, string>) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}), ...headers });
+  const head: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  if (close) head.connection = 'close';
+  if (headers) Object.assign(head, headers);
+  res.writeHead(status, head);
   res.end(text);
 }
 
@@ -125,7 +128,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const formTokens = createFormTokens(seed);
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
-  const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args) });
+  const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args), database: options.database });
   const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
   let origin = 'http://127.0.0.1';
 
@@ -171,7 +174,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (route.operationId === 'createUser' && 'password' in fields && typeof fields.password !== 'string') {
       return { status: 400, json: { internalError: `Illegal arguments: password must be a string, got ${fields.password === null ? 'null' : typeof fields.password}` } };
     }
-    const body = { ...fields };
+    // A JSON text field is decoded into a copy: `fields` stays as it came, for the schema check below.
+    const body = route.jsonTextFields.length ? { ...fields } : fields;
     for (const field of route.jsonTextFields) {
       if (typeof fields[field.name] !== 'string') continue;
       try {
@@ -181,7 +185,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       if (!withinLimits(body[field.name], limits, undefined, 1) || !field.validate(body[field.name])) return badInput(route);
     }
-    const checked = { ...fields, ...Object.fromEntries(Object.keys(files).map((name) => [name, '(file)'])) };
+    // A form's files are checked as present (the schema says `format: binary`); a JSON body has none.
+    let checked = fields;
+    for (const name of Object.keys(files)) checked = { ...checked, [name]: '(file)' };
     if (!route.validate(checked)) {
       const problem = route.validate.errors![0]!;
       const field = firstField(problem);
