@@ -38,9 +38,12 @@ function describeThrown(error, cwd) {
 /**
  * A checker of the APIs in `configPath`. Each `check()` bundles every API and lints those whose files or
  * lint settings changed since the last check (linting is most of the time; an unchanged API keeps its last
- * findings). Resolves to `{ bundles, errors, warnings }`: `bundles` maps each API's name (`current`, …) to
- * its bundled document and is undefined when any API has an error; `errors` and `warnings` are lines from
- * describeProblem, each once.
+ * findings). `check(changed)`, given the paths of the files that changed, bundles only the APIs made from
+ * one of them (or all, when redocly.yaml changed) and keeps the others' last bundles: a save of the
+ * current description no longer bundles the legacy and sandbox ones. Resolves to `{ bundles, errors,
+ * warnings, checked }`: `bundles` maps each API's name (`current`, …) to its bundled document and is
+ * undefined when any API has an error; `errors` and `warnings` are lines from describeProblem, each once;
+ * `checked` names the APIs bundled this time.
  */
 export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process.cwd() } = {}) {
   const lintedBy = new Map();
@@ -51,16 +54,29 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
     return hash.digest('hex');
   }
 
+  // Per API, its last good bundle and the files it was made from, with the settings it was made with.
+  const bundledBy = new Map();
+
   return {
-    async check() {
+    async check(changed) {
       const configText = await readFile(configPath, 'utf8');
       const config = await loadConfig({ configPath });
       const root = resolve(configPath, '..');
+      const changedFiles = changed && new Set(changed.map((file) => resolve(cwd, file)));
       const bundles = {};
       const errors = new Set();
       const warnings = new Set();
+      const checked = [];
       for (const [alias, { root: entry }] of Object.entries(config.resolvedConfig.apis ?? {})) {
         const ref = resolve(root, entry);
+        const last = bundledBy.get(alias);
+        if (changedFiles && last && last.configText === configText && !last.files.some((file) => changedFiles.has(file))) {
+          for (const [severity, line] of lintedBy.get(alias).problems) (severity === 'error' ? errors : warnings).add(line);
+          bundles[alias.split('@')[0]] = last.document;
+          continue;
+        }
+        checked.push(alias.split('@')[0]);
+        bundledBy.delete(alias);
         const apiConfig = config.forAlias(alias);
         let result;
         try {
@@ -80,8 +96,13 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
         }
         for (const [severity, line] of lintedBy.get(alias).problems) (severity === 'error' ? errors : warnings).add(line);
         bundles[alias.split('@')[0]] = result.bundle.parsed;
+        // Kept only when good: an API with an error is bundled again at every check, as the fix may be a new
+        // file (a missing $ref target) that none of its files named before.
+        if (!lintedBy.get(alias).problems.some(([severity]) => severity === 'error')) {
+          bundledBy.set(alias, { configText, files: [ref, ...[...result.fileDependencies].map((file) => resolve(file))], document: result.bundle.parsed });
+        }
       }
-      return { bundles: errors.size ? undefined : bundles, errors: [...errors], warnings: [...warnings] };
+      return { bundles: errors.size ? undefined : bundles, errors: [...errors], warnings: [...warnings], checked };
     },
   };
 }

@@ -85,4 +85,34 @@ describe('specChecker', () => {
     expect(errors).toEqual([]);
     expect(bundles).toBeDefined();
   }, 120_000);
+
+  it('bundles again only the APIs made from the files a save changed, or all when redocly.yaml changed', async () => {
+    await checker.check();
+    edit(legacyRoot, 'openapi: 3.1.0', '# a comment\nopenapi: 3.1.0');
+    edit(group, 'example: grp-compliance-01', 'example: grp-compliance-02');
+    const legacyOnly = await checker.check([legacyRoot]);
+    expect(legacyOnly.checked).toEqual(['legacy']);
+    expect(Object.keys(legacyOnly.bundles!).sort()).toEqual(['current', 'legacy', 'sandbox']);
+    const currentOnly = await checker.check([group]);
+    expect(currentOnly.checked).toEqual(['current']);
+    expect(JSON.stringify(currentOnly.bundles!.current)).toContain('grp-compliance-02');
+    expect((await checker.check(['openapi/current/components/schemas/NotUsedAnywhere.yaml'])).checked).toEqual([]);
+    edit('openapi/redocly.yaml', 'apis:', '# a comment\napis:');
+    expect((await checker.check([group])).checked.sort()).toEqual(['current', 'legacy', 'sandbox']);
+    restore();
+    await checker.check();
+  }, 120_000);
+
+  it('bundles an API with a bad $ref again when its missing target is created', async () => {
+    await checker.check();
+    edit(list, '$ref: ./Group.yaml', '$ref: ./Grop.yaml');
+    expect((await checker.check([list])).bundles).toBeUndefined();
+    cpSync(join(cwd, group), join(cwd, 'openapi/current/components/schemas/Grop.yaml'));
+    const fixed = await checker.check(['openapi/current/components/schemas/Grop.yaml']);
+    expect(fixed.checked).toEqual(['current']);
+    expect(fixed.errors.filter((line) => line.includes('Grop'))).toEqual([]);
+    rmSync(join(cwd, 'openapi/current/components/schemas/Grop.yaml'));
+    restore();
+    await checker.check();
+  }, 120_000);
 });
