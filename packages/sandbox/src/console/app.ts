@@ -13,7 +13,7 @@ import { blacklistPage, monitoringPage, usersPage } from './pages-data.js';
 import { rateLimitPage } from './pages-limits.js';
 import { requestPage, requestsPage } from './pages-requests.js';
 import { sessionPage, sessionsPage } from './pages-sessions.js';
-import type { RequestRing } from './request-ring.js';
+import type { RequestLog } from './request-log.js';
 import type { ConsoleDispatcher, ConsoleLimiter } from './services.js';
 import { CallError, type Invoke, type Page, type View, type Viewer } from './view.js';
 
@@ -53,7 +53,7 @@ export type ConsoleApp = {
   close(): void;
 };
 
-export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestRing; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
+export type ConsoleOptions = { companies: Map<string, Company>; adminToken?: string; invoke: Invoke; ring: RequestLog; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
 
 const actions: Record<string, (call: (op: string, fields?: Record<string, unknown>) => Promise<unknown>, f: Record<string, string>) => Promise<string>> = {
   complete: async (call, f) => (await call('sandboxCompleteSession', { sessionId: f.sessionId, result: f.result }), `Session finished as ${f.result}.`),

@@ -4,12 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
 import { createConsole, type ConsoleApp } from './app.js';
-import { createRequestRing, type RequestRing, type Trace } from './request-ring.js';
+import type { Database } from '../sql/database.js';
+import { memoryLog, type RequestLog } from './request-log.js';
+import { createSqlRequestLog } from './request-log-sql.js';
+import { createRequestRing, type Trace } from './request-ring.js';
 import { registerServices, type ConsoleDispatcher, type ConsoleLimiter } from './services.js';
 import type { Invoke } from './view.js';
 
 export type AttachedConsole = {
-  ring: RequestRing;
+  /** The request log the console reads: this process's ring, or the shared one in a PostgreSQL database. */
+  log: RequestLog;
   /** Logs one request of the API, the control API or the applicant page (the console's own are not logged). */
   tap(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
   handle: ConsoleApp['handle'];
@@ -18,17 +22,23 @@ export type AttachedConsole = {
 
 export const isConsolePath = (path: string): boolean => path === '/console' || path.startsWith('/console/');
 
-export function attachConsole(options: { companies: Map<string, Company>; adminToken?: string; clock: Clock; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher; secrets: readonly string[]; invoke: Invoke }): AttachedConsole {
-  const ring = createRequestRing({ companies: options.companies, secrets: options.secrets, clock: options.clock });
-  registerServices(options.companies.values(), { ring, limiter: options.limiter, dispatcher: options.dispatcher });
-  const app = createConsole({ ...options, ring });
+export function attachConsole(options: { companies: Map<string, Company>; adminToken?: string; clock: Clock; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher; secrets: readonly string[]; invoke: Invoke; database?: Database }): AttachedConsole {
+  // Instances that share a PostgreSQL share the log too; PGlite (one process) and memory keep it in the ring.
+  const shared = options.database?.kind === 'postgres' ? createSqlRequestLog({ database: options.database, secrets: options.secrets }) : undefined;
+  const ring = createRequestRing({ companies: options.companies, secrets: options.secrets, clock: options.clock, size: shared ? 1 : undefined, onRecord: shared?.record });
+  const log = shared ?? memoryLog(ring);
+  registerServices(options.companies.values(), { ring: log, limiter: options.limiter, dispatcher: options.dispatcher });
+  const app = createConsole({ ...options, ring: log });
   return {
-    ring,
+    log,
     tap(req, res, trace, path) {
       if (path !== undefined && isConsolePath(path)) return;
       ring.tap(req, res, trace, path);
     },
     handle: app.handle,
-    close: app.close,
+    close() {
+      app.close();
+      log.close();
+    },
   };
 }

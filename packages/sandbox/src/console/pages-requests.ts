@@ -11,7 +11,7 @@ type Logged = Sandbox.SandboxLoggedRequest;
 async function entriesFor(view: View, filter: Record<string, unknown>): Promise<{ entry: Logged; company: string }[]> {
   const { viewer } = view;
   // The operator sees every request, those whose key named no company too.
-  if (viewer.admin) return view.ring.list(undefined, filter as never).map((item: RingEntry) => ({ entry: item.entry, company: view.nameOf(item.companyKey) }));
+  if (viewer.admin) return (await view.ring.list(undefined, filter as never)).map((item: RingEntry) => ({ entry: item.entry, company: view.nameOf(item.companyKey) }));
   const company = viewer.companies[0]!;
   const result: Logged[] = await view.call(company, 'sandboxListRequests', filter);
   return result.map((entry) => ({ entry, company: company.name }));
@@ -89,7 +89,7 @@ export async function requestPage(view: View, id: string, origin: string): Promi
   let entry: Logged | undefined;
   let company = '';
   if (view.viewer.admin) {
-    const item = view.ring.get(id);
+    const item = await view.ring.get(id);
     entry = item?.entry;
     company = view.nameOf(item?.companyKey);
   } else {

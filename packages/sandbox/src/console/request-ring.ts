@@ -85,7 +85,7 @@ function fieldsOf(bytes: Buffer, contentType: string | undefined): Record<string
 }
 
 /** What the ring keeps of a request until it is read: copies of the first bytes of both bodies. */
-type Raw = {
+export type Raw = {
   time: string;
   method: string;
   path: string;
@@ -102,7 +102,7 @@ type Raw = {
   responseSize: number;
 };
 
-function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedRequest {
+export function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedRequest {
   const response = describeBody(raw.responseBytes, raw.responseSize, raw.responseType, secrets);
   let answer: unknown = null;
   if (response.text !== null && !response.truncated && raw.responseType?.includes('json')) {
@@ -128,7 +128,20 @@ function describe(id: string, raw: Raw, secrets: readonly string[]): LoggedReque
   };
 }
 
-export function createRequestRing({ companies, secrets, clock, size = ringSize }: { companies: Map<string, Company>; secrets: readonly string[]; clock: Clock; size?: number }): RequestRing {
+export function createRequestRing({
+  companies,
+  secrets,
+  clock,
+  size = ringSize,
+  onRecord,
+}: {
+  companies: Map<string, Company>;
+  secrets: readonly string[];
+  clock: Clock;
+  size?: number;
+  /** Also hands each request, as kept, to a shared log (request-log-sql.ts). */
+  onRecord?: (raw: Raw, companyKey: string | undefined) => void;
+}): RequestRing {
   const ring: RingEntry[] = [];
   const byId = new Map<string, RingEntry>();
   // The IDs of `ring`, in step: reading an entry's ID would describe it (parse and redact its bodies).
@@ -165,6 +178,7 @@ export function createRequestRing({ companies, secrets, clock, size = ringSize }
       ring.shift();
       byId.delete(ids.shift()!);
     }
+    onRecord?.(raw, item.companyKey);
     for (const listener of listeners) listener(item);
   }
 

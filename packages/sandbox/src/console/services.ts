@@ -4,7 +4,7 @@
 import type { CallbackEvent, DeliveryAttempt } from '../callbacks.js';
 import type { Company } from '../companies.js';
 import type { AddressState } from '../rate-limit.js';
-import type { RequestRing } from './request-ring.js';
+import type { RequestLog } from './request-log.js';
 
 type Awaitable<T> = T | Promise<T>;
 /** What the console needs of a dispatcher: the memory one answers at once, the outbox (sql/outbox.ts) by promises. */
@@ -18,7 +18,7 @@ export type ConsoleDispatcher = {
 /** What the console needs of a rate limiter: the memory one answers at once, the shared one (sql/rate-limit.ts) by promises. */
 export type ConsoleLimiter = { addresses(): Awaitable<AddressState[]>; unblock(ip: string): Awaitable<boolean> };
 
-export type ConsoleServices = { ring: RequestRing; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
+export type ConsoleServices = { ring: RequestLog; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
 
 const byCompany = new WeakMap<Company, ConsoleServices>();
 

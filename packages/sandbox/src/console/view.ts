@@ -2,7 +2,7 @@
 // operation in-process for one company, exactly as a script would over HTTP.
 import type { Company } from '../companies.js';
 import type { Markup } from './html.js';
-import type { RequestRing } from './request-ring.js';
+import type { RequestLog } from './request-log.js';
 
 /** A signed-in company, or the operator (admin token), who sees every company. */
 export type Viewer = { admin: boolean; name: string; companies: Company[] };
@@ -22,7 +22,7 @@ export class CallError extends Error {
 export type View = {
   viewer: Viewer;
   url: URL;
-  ring: RequestRing;
+  ring: RequestLog;
   /** Every company of the sandbox, in a fixed order: forms name a company by its place here, never by key. */
   all: Company[];
   call(company: Company, operationId: string, fields?: Record<string, unknown>): Promise<any>;

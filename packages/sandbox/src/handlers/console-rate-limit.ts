@@ -10,7 +10,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export const consoleRateLimitHandlers: Handlers = {
   async sandboxListRateLimit(context) {
     const { ring, limiter } = servicesOf(context.company);
-    const own = ring.addresses(context.company.companyKey);
+    const own = await ring.addresses(context.company.companyKey);
     // An address the limiter has forgotten (its window ended, or it was unblocked) shows a zero count.
     const tracked = new Map((await limiter.addresses()).map((a) => [a.ip, a]));
     const result = [...own].map((ip) => tracked.get(ip) ?? { ip, requests: 0, windowStart: null, blockedUntil: null }).map((a) => ({ ip: a.ip, requests: a.requests, windowStartedAt: iso(a.windowStart), blockedUntil: iso(a.blockedUntil) }));
@@ -20,7 +20,7 @@ export const consoleRateLimitHandlers: Handlers = {
     const { ring, limiter } = servicesOf(context.company);
     const ip = context.body.ip;
     const blocked = (await limiter.addresses()).some((a) => a.ip === ip && a.blockedUntil !== null);
-    if (!blocked || !ring.addresses(context.company.companyKey).has(ip)) refuse(context, 'not-found');
+    if (!blocked || !(await ring.addresses(context.company.companyKey)).has(ip)) refuse(context, 'not-found');
     await limiter.unblock(ip);
     return { json: { result: true } };
   },

@@ -4,13 +4,13 @@ import type { Handlers } from '../context.js';
 import { servicesOf } from '../console/services.js';
 
 export const consoleRequestHandlers: Handlers = {
-  sandboxListRequests(context) {
+  async sandboxListRequests(context) {
     const { operation, status, sessionId, text, limit } = context.body;
-    const items = servicesOf(context.company).ring.list(context.company.companyKey, { operation, status, sessionId, text, limit });
+    const items = await servicesOf(context.company).ring.list(context.company.companyKey, { operation, status, sessionId, text, limit });
     return { json: { result: items.map((item) => item.entry) } };
   },
-  sandboxGetRequest(context) {
-    const item = servicesOf(context.company).ring.get(context.body.requestId);
+  async sandboxGetRequest(context) {
+    const item = await servicesOf(context.company).ring.get(context.body.requestId);
     if (!item || item.companyKey !== context.company.companyKey) refuse(context, 'not-found');
     return { json: { result: item.entry } };
   },
