@@ -68,7 +68,7 @@ export function createSqlRateLimiter({
       const now = clock.now();
       if (++sinceSweep >= sweepEvery) {
         sinceSweep = 0;
-        void sweep(now);
+        await sweep(now);
       }
       const [row] = await database.query<{ blocked_until: number | null }>(hit, [ip, now, perMinute, blockMs]);
       return row!.blocked_until === null;
