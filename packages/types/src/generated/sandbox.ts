@@ -153,7 +153,7 @@ export interface paths {
         put?: never;
         /**
          * List the requests the sandbox answered
-         * @description The company's entries of the request log (current, legacy and control interfaces and the applicant page), newest first, with their bodies redacted: what the console's Requests page shows. The log keeps the latest 1,000 requests of the whole sandbox in memory (our choice); a request whose key named no company is seen only by the admin console. A POST, so that the company key travels in the body.
+         * @description The company's entries of the request log (current, legacy and control interfaces and the applicant page), newest first, with their bodies redacted: what the console's Requests page shows. The log keeps the latest 1,000 requests of the whole sandbox (our choice), in memory, or on PostgreSQL in the database shared by every instance; a request whose key named no company is seen only by the admin console. A POST, so that the company key travels in the body.
          */
         post: operations["sandboxListRequests"];
         delete?: never;
