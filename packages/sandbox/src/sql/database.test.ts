@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from './database.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { createTestDatabase, freePort } from './pg-cluster.test-helper.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
@@ -101,6 +101,13 @@ describe.each(engines)('%s', (kind, open) => {
     }
     await writing;
     expect(await db.query('SELECT name FROM item WHERE name = $1', ['isolated'])).toEqual([{ name: 'isolated' }]);
+  });
+});
+
+describe('postgres', () => {
+  it('refuses to open a database it cannot reach, at once', async () => {
+    const port = await freePort(); // nothing listens there
+    await expect(openPostgres(`postgres://postgres@127.0.0.1:${port}/none`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
 
