@@ -1,6 +1,7 @@
 // Requests: the request log, newest first, filtered; and one request in full, with "copy as curl" and
 // "copy as a client call".
 import type { Sandbox } from '@idv-toolkit/types';
+import { buildRoutes } from '../spec.js';
 import { html, time, type Markup } from './html.js';
 import { companyCell, companyHead } from './layout.js';
 import type { RingEntry } from './request-ring.js';
@@ -27,8 +28,10 @@ export async function requestsPage(view: View): Promise<Page> {
   const live = html`<table aria-label="Requests, newest first"><thead><tr><th scope="col">Time</th>${companyHead(view.viewer)}<th scope="col">Method</th><th scope="col">Path</th><th scope="col">Operation</th><th scope="col">Status</th><th scope="col">ms</th><th scope="col">Session</th></tr></thead><tbody>
 ${rows.map(({ entry: e, company }) => html`<tr data-testid="request-row"><td>${time(e.time)}</td>${companyCell(view.viewer, company)}<td>${e.method}</td><td><a href="/console/requests/${e.id}">${e.path}</a></td><td>${e.operation ?? '—'}</td><td class="s${String(e.status)[0]}">${e.status}</td><td class="num">${e.durationMs}</td><td>${e.sessionId ? html`<a href="/console/sessions/${e.sessionId}">${e.sessionId}</a>` : '—'}</td></tr>`)}
 </tbody></table>${rows.length === 0 ? html`<p>No requests yet: make one with the client or curl, and it shows up here.</p>` : ''}`;
-  const input = (name: string, label: string, type = 'text') => html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${q.get(name) ?? ''}"></div>`;
-  const body = html`<form class="filters" method="get" action="/console/requests" role="search" aria-label="Filter requests">${input('operation', 'Operation')}${input('status', 'Status', 'number')}${input('session', 'Session')}${input('text', 'Text')}<button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
+  const input = (name: string, label: string, type = 'text', list?: string) => html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}"${list ? html` list="${list}"` : ''} value="${q.get(name) ?? ''}"></div>`;
+  // Every operation the sandbox answers (the routes are built once per process), to pick from while typing.
+  const operations = [...new Set(buildRoutes().map((route) => route.operationId)), 'applicantPage'].sort();
+  const body = html`<form class="filters" method="get" action="/console/requests" role="search" aria-label="Filter requests">${input('operation', 'Operation', 'text', 'operations')}<datalist id="operations">${operations.map((id) => html`<option value="${id}"></option>`)}</datalist>${input('status', 'Status', 'number')}${input('session', 'Session')}${input('text', 'Text')}<button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
 <div id="live" aria-live="polite">${live}</div>`;
   return { title: 'Requests', body, live };
 }
