@@ -294,6 +294,15 @@ describe.each(engines)('%s', (_kind, open) => {
     expect((await first.query<{ n: number }>('select count(*) as n from callback_attempts'))[0]!.n).toBe(3);
   });
 
+  it('drops an event whose callback URL is unusable, without an attempt', async () => {
+    const company = companyFor('not a url');
+    const outbox = dispatcher(first);
+    await outbox.enqueue(company, { type: 'session-change', sessionId: 's1' });
+    await outbox.idle();
+    expect(await waiting()).toBe(0);
+    expect(await outbox.attempts(company.companyKey)).toEqual([]);
+  });
+
   it('sends nothing for a company without a callback URL', async () => {
     const outbox = dispatcher(first);
     expect(await outbox.enqueue({ ...companyFor('x'), callbackUrl: undefined }, { type: 'session-change', sessionId: 's1' })).toBeUndefined();

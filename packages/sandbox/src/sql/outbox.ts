@@ -131,6 +131,11 @@ const unclaim = `
   with unlogged as (delete from callback_attempts where seq = $3)
   update callback_outbox set leased_until = null, leased_by = null, attempts = attempts - 1 where seq = $1 and leased_by = $2`;
 
+// $1 seq, $2 instance, $3 log seq. An event whose URL is unusable: dropped without an attempt, as in memory.
+const drop = `
+  with unlogged as (delete from callback_attempts where seq = $3)
+  delete from callback_outbox where seq = $1 and leased_by = $2`;
+
 // $1 event ID, $2 company, $3 session, $4 url, $5 key, $6 payload, $7 due, $8 most waiting per company.
 const insert = `
   insert into callback_outbox (event_id, company, session_id, url, callback_key, payload, due_at)
@@ -210,27 +215,26 @@ export function createOutboxDispatcher({
       await database.query(unclaim, [row.seq, instance, row.log_seq]).catch(() => {});
       return;
     }
-    let url: URL | undefined;
+    let url: URL;
     try {
       url = new URL(row.url);
     } catch {
-      // An unusable URL is given up without an attempt, as in memory.
+      await database.query(drop, [row.seq, instance, row.log_seq]).catch(() => {});
+      return;
     }
     let outcome: 'delivered' | 'failed' = 'failed';
     let status: number | null = null;
-    if (url) {
-      const receiver = receivers.receiverFor(url);
-      // The payload starts with the redacted key: the real one takes its place in the body that is sent.
-      const body = JSON.stringify({ ...row.payload, callbackApiKey: row.callback_key });
-      try {
-        status = await receivers.withTurn(receiver, () => post(url, receiver.agent, body, policy.timeoutMs));
-        outcome = status >= 200 && status < 300 ? 'delivered' : 'failed';
-      } catch {
-        outcome = 'failed';
-      }
+    const receiver = receivers.receiverFor(url);
+    // The payload starts with the redacted key: the real one takes its place in the body that is sent.
+    const body = JSON.stringify({ ...row.payload, callbackApiKey: row.callback_key });
+    try {
+      status = await receivers.withTurn(receiver, () => post(url, receiver.agent, body, policy.timeoutMs));
+      outcome = status >= 200 && status < 300 ? 'delivered' : 'failed';
+    } catch {
+      outcome = 'failed';
     }
     // Cut by close(): the next instance tries again at once, this attempt counted.
-    const finished = !url || outcome === 'delivered' || (!closed && row.attempts >= policy.maxAttempts);
+    const finished = outcome === 'delivered' || (!closed && row.attempts >= policy.maxAttempts);
     const due = closed ? now() : now() + backoffMs(policy, row.attempts, random);
     try {
       await database.query(settle, [row.seq, instance, row.log_seq, outcome, status, finished, due, row.company, limits.maxCallbackLogEntries]);
