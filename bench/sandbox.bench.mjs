@@ -1,15 +1,20 @@
 // The sandbox against Prism (quiet) and a bare node:http server answering a fixed body, on the same
 // operations (add-blacklist-record, list-blacklist-records), in the same run, alternating rounds, each
 // server in its own process and the load from wrk (Debian's; a JavaScript load generator saturates first). Targets (issue: sandbox core): >= 4x Prism's
-// requests per second, >= 40 % of bare node:http, p99 <= 5 ms at 10 connections, start-up < 0.5 s.
+// requests per second, >= 40 % of bare node:http, p99 <= 5 ms at 10 connections, start-up < 0.5 s (with
+// its default store, PGlite, issue 15: <= 1 s).
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startMocks } from '@idv-toolkit/mock';
 import { median } from './rounds.mjs';
 import { wrk } from './wrk.mjs';
 
 const require = createRequire(import.meta.url);
-const sandboxCli = require.resolve('@idv-toolkit/sandbox').replace(/index\.js$/, 'cli.js');
+// SANDBOX_CLI runs another build of the command line (a candidate compiled elsewhere) against the same baselines.
+const sandboxCli = process.env.SANDBOX_CLI ?? require.resolve('@idv-toolkit/sandbox').replace(/index\.js$/, 'cli.js');
 const demoKey = 'ck_test_sandbox_demo_key_0000';
 
 const bareServer = `
@@ -48,10 +53,10 @@ const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 const sandboxArgs = [sandboxCli, '--memory', '--port', '0', '--rate-limit', '1000000000', '--max-records', '100000000'];
 
 /** Start-up times of `starts` sandbox processes one after another, each stopped before the next. */
-async function startupTimes(starts) {
+async function startupTimes(starts, args = () => sandboxArgs) {
   const times = [];
   for (let start = 0; start < starts; start++) {
-    const { child, startupMs } = await startProcess(sandboxArgs);
+    const { child, startupMs } = await startProcess(args());
     times.push(startupMs);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill();
@@ -63,6 +68,15 @@ async function startupTimes(starts) {
 export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, starts = 5 } = {}) {
   // One start is at the mercy of whatever else the machine does at that moment: take the median of several.
   const startups = await startupTimes(starts);
+  // With the default store, PGlite (issue 15's figure), in a folder of the run's own: the first start
+  // creates the database (the range's top), the others open it.
+  const data = mkdtempSync(join(tmpdir(), 'idv-bench-data-'));
+  let databaseStartups;
+  try {
+    databaseStartups = await startupTimes(starts, () => [sandboxCli, '--port', '0', '--quiet', '--data', data]);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
   const sandbox = await startProcess(sandboxArgs);
   const bare = await startProcess(['-e', bareServer]);
   const prism = await startMocks({ ports: { current: 0, legacy: 0 } });
@@ -92,5 +106,6 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
     bare.child.kill();
     await prism.stop();
   }
-  return { startupMs: median(startups), startupRangeMs: [Math.min(...startups), Math.max(...startups)], starts, rounds, seconds, connections, ...results };
+  const range = (times) => [Math.min(...times), Math.max(...times)];
+  return { startupMs: median(startups), startupRangeMs: range(startups), databaseStartupMs: median(databaseStartups), databaseStartupRangeMs: range(databaseStartups), starts, rounds, seconds, connections, ...results };
 }
