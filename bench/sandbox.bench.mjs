@@ -4,7 +4,7 @@
 // requests per second, >= 40 % of bare node:http, p99 <= 5 ms at 10 connections, start-up < 0.5 s (with
 // its default store, PGlite, issue 15: <= 1 s).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,27 @@ async function startupTimes(starts, args = () => sandboxArgs) {
   return times;
 }
 
+/**
+ * CPU time (ms) a process has used, from /proc (Linux; undefined elsewhere). Requests per second on a
+ * busy machine measure the other processes too; CPU time per request measures the server's own work.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+/** wrk against one server, with the CPU time its process spent per request (µs) when it is ours. */
+async function measured(url, body, { seconds, connections }, pid) {
+  const before = pid === undefined ? undefined : cpuMs(pid);
+  const figure = await wrk(url, body, { seconds, connections });
+  const after = pid === undefined ? undefined : cpuMs(pid);
+  return { ...figure, cpuUs: before === undefined || after === undefined ? undefined : ((after - before) * 1000) / (figure.rps * seconds) };
+}
+
 export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, starts = 5 } = {}) {
   // One start is at the mercy of whatever else the machine does at that moment: take the median of several.
   const startups = await startupTimes(starts);
@@ -81,6 +102,7 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
   const bare = await startProcess(['-e', bareServer]);
   const prism = await startMocks({ ports: { current: 0, legacy: 0 } });
   const urls = { sandbox: sandbox.url, prism: prism.urls.current, bare: bare.url };
+  const pids = { sandbox: sandbox.child.pid, bare: bare.child.pid };
   const results = {};
   try {
     for (const operation of ['add', 'list']) {
@@ -89,7 +111,7 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
       for (let round = 0; round < rounds; round++) {
         const order = Object.keys(urls);
         if (round % 2) order.reverse();
-        for (const name of order) figures[name].push(await wrk(urls[name] + paths[operation], bodies[operation], { seconds, connections }));
+        for (const name of order) figures[name].push(await measured(urls[name] + paths[operation], bodies[operation], { seconds, connections }, pids[name]));
       }
       const rps = (name) => figures[name].map((f) => f.rps);
       results[operation] = {
@@ -99,6 +121,8 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
         vsPrism: median(rps('sandbox').map((r, i) => r / rps('prism')[i])),
         vsBare: median(rps('sandbox').map((r, i) => r / rps('bare')[i])),
         p99Ms: median(figures.sandbox.map((f) => f.p99Ms)),
+        // The lowest of the rounds: the one least disturbed by other processes.
+        ...(figures.sandbox[0].cpuUs === undefined ? {} : { sandboxCpuUs: Math.min(...figures.sandbox.map((f) => f.cpuUs)), bareCpuUs: Math.min(...figures.bare.map((f) => f.cpuUs)) }),
       };
     }
   } finally {

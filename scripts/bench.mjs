@@ -56,7 +56,8 @@ for (const [operation, name] of [['add', 'add-blacklist-record'], ['list', 'list
   console.log(
     `sandbox ${name}: ${f.sandboxRps.toFixed(0)} req/s; Prism ${f.prismRps.toFixed(0)}, bare node:http ${f.bareRps.toFixed(0)}; ` +
       `${f.vsPrism.toFixed(2)}x Prism (target >= 4): ${verdict(f.vsPrism >= 4)}; ${(f.vsBare * 100).toFixed(0)} % of bare (target >= 40 %): ${verdict(f.vsBare >= 0.4)}; ` +
-      `p99 ${f.p99Ms.toFixed(2)} ms at ${sandbox.connections} connections (target <= 5 ms): ${verdict(f.p99Ms <= 5)}`,
+      `p99 ${f.p99Ms.toFixed(2)} ms at ${sandbox.connections} connections (target <= 5 ms): ${verdict(f.p99Ms <= 5)}` +
+      (f.sandboxCpuUs === undefined ? '' : `; CPU per request ${f.sandboxCpuUs.toFixed(0)} µs vs bare ${f.bareCpuUs.toFixed(0)} µs (${((f.bareCpuUs / f.sandboxCpuUs) * 100).toFixed(0)} %, the least disturbed round)`),
   );
 }
 console.log(`(medians of ${sandbox.rounds} alternating rounds of ${sandbox.seconds} s of wrk with ${sandbox.connections} connections, each server in its own process)`);
