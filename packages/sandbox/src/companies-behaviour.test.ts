@@ -101,6 +101,14 @@ describe('a configuration file', () => {
     expect(message).toBe('Invalid sandbox configuration:\n- companies[0].sessionConfigs[0].steps[0].key is missing');
   });
 
+  it('names list items by index, past 9 too, and a field whose name holds digits as a field', () => {
+    const companies = Array.from({ length: 12 }, (_, i) => ({ companyKey: `${key}_${i}` }));
+    companies[11] = { companyKey: 'short' };
+    expect(problemsOf({ companies })).toBe('Invalid sandbox configuration:\n- companies[11].companyKey must NOT have fewer than 8 characters');
+    expect(problemsOf({ companies: [{ companyKey: key, callbackUrl2: 'x' }] })).toMatch(/^Invalid sandbox configuration:\n- companies\[0\]\.callbackUrl2 is not a known field; did you mean callbackUrl\?$/);
+    expect(problemsOf({ companies: [{ companyKey: key, '2fa': true }] })).toMatch(/^Invalid sandbox configuration:\n- companies\[0\]\.2fa is not a known field/);
+  });
+
   it('with a key shared by three companies names the first one it repeats', () => {
     const message = problemsOf({ companies: [{ companyKey: key }, { companyKey: `${key}_2` }, { companyKey: key }] });
     expect(message).toBe('Invalid sandbox configuration:\n- companies[2].companyKey is the same as companies[0].companyKey; each company needs its own key');
@@ -136,6 +144,10 @@ describe('a configuration file', () => {
     for (const [name, text] of [
       ['short.json', `{"companyKey": ${key}}`],
       ['long.json', `{${padding}"companies": [{"companyKey": ${key}}]${padding}${padding}}`],
+      // V8 quotes the text whole when it is short, and marks a cut at one end only when it is cut there.
+      ['tiny.json', '{"a": cb}'],
+      ['cut-before.json', `{${padding}"a": cb}`],
+      ['cut-after.json', `{"a": cb${padding}}`],
     ] as const) {
       const file = join(dir, name);
       writeFileSync(file, text);
