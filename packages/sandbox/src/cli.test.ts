@@ -38,6 +38,8 @@ describe('npm run sandbox, its flags', () => {
     [['--block-seconds', '1.5'], "error: option '--block-seconds <number>' argument '1.5' is invalid. It must be a whole number of 0 or more."],
     [['--config'], "error: option '--config <file>' argument missing"],
     [['4020'], 'error: too many arguments. Expected 0 arguments but got 1.'],
+    [['--memory', '--data', 'somewhere'], 'error: choose one of --memory, --data and --database, not --memory and --data'],
+    [['--seed', '1', '--database', 'postgres://127.0.0.1:1/db'], 'error: --seed repeats IDs after a restart, so it keeps its data in memory only: leave out --database'],
   ])('%j prints one line and the usage, exit 2, no stack trace', (args, line) => {
     const { status, stdout, stderr } = runCli(...args);
     expect(status).toBe(2);
@@ -65,7 +67,7 @@ describe('npm run sandbox, its flags', () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
-    const { status, stderr } = runCli('--port', String(port));
+    const { status, stderr } = runCli('--memory', '--port', String(port));
     taken.close();
     expect(status).toBe(1);
     expect(stderr).toBe(`Port ${port} on 127.0.0.1 is taken; choose another with --port.\n`);

@@ -15,7 +15,7 @@ afterEach(() => {
 
 /** Starts the built command line; resolves with its origin and everything it prints. */
 function start(...flags: string[]) {
-  child = spawn(process.execPath, [cli, '--port', '0', '--admin-token', adminToken, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [cli, '--memory', '--port', '0', '--admin-token', adminToken, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { text: '' };
   child.stdout!.on('data', (chunk) => (output.text += chunk));
   return new Promise<{ origin: string; output: typeof output }>((resolve, reject) => {

@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 async function startSandbox(rateLimit: number): Promise<string> {
-  const sandbox = spawn(process.execPath, [sandboxCli, '--port', '0', '--rate-limit', String(rateLimit)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const sandbox = spawn(process.execPath, [sandboxCli, '--memory', '--port', '0', '--rate-limit', String(rateLimit)], { stdio: ['ignore', 'pipe', 'inherit'] });
   started.push(sandbox);
   for await (const line of createInterface({ input: sandbox.stdout! })) {
     const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];

@@ -206,7 +206,7 @@ describe('monitoring', () => {
     expect(await codeOf(t.a.monitorScreeningQuery({ query: { fullName: '...' } }))).toBe('access-denied');
     expect(await codeOf(t.a.monitorScreeningQuery({ query: {} as never }))).toBe('access-denied');
     expect(await codeOf(t.a.monitorScreeningQuery({ query: { fullName: 'щ'.repeat(257) } }))).toBe('access-denied');
-    expect(t.sandbox.state.monitoring.list(keyA)).toEqual([]);
+    expect(await t.sandbox.state.monitoring.list(keyA)).toEqual([]);
   });
 
   it('is kept apart per company', async () => {

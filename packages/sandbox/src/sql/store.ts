@@ -49,6 +49,15 @@ const decode = <T>(row: Row): T => {
 /** PostgreSQL's unique_violation. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
+/**
+ * Holds the company's writes until this transaction ends, on every instance sharing the database.
+ * PGlite runs one transaction at a time in its one process (its directory is locked to that process,
+ * store-choice.ts), so there the transaction itself is the lock and the statement is saved.
+ */
+const lockCompany = async (tx: Database, company: string) => {
+  if (tx.kind !== 'pglite') await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+};
+
 type Context = {
   db: Database;
   /** True inside `transaction`: the company's lock is held. */
@@ -73,7 +82,7 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     await ready();
     if (context.locked) return work(db);
     return db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+      await lockCompany(tx, company);
       return work(tx);
     });
   };
@@ -107,33 +116,49 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     const delta = size - (state!.old_size ?? 0);
     if (delta > 0 && Number(state!.bytes ?? 0) + delta > context.limits.maxBytesPerCompany) throw StoreFull.instance;
     const { data, bytes } = encode(record);
+    // One statement: the record, its keys (stale ones out, new ones in: unchanged ones stay, so nothing
+    // conflicts within the statement), and the company's usage. A PGlite statement costs a millisecond or
+    // more on a loaded machine; this write was five of them.
     try {
       await tx.query(
-        `insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
-         on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes`,
-        [id, company, size, data, bytes],
+        `with record as (
+           insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
+           on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
+         ),
+         stale as (
+           delete from ${table}_keys k where k.id = $1
+           and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
+         ),
+         fresh as (
+           insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
+           on conflict (company, name, key, id) do nothing
+         ),
+         usage as (
+           insert into company_usage (company, collection, records, bytes) values ($2, $8, $9, $10)
+           on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
+         )
+         select 1`,
+        [id, company, size, data, bytes, names, keys, name, isNew ? 1 : 0, delta],
       );
-      if (!isNew) await tx.query(`delete from ${table}_keys where id = $1`, [id]);
-      if (names.length) await tx.query(`insert into ${table}_keys (company, name, key, id) select $1, name, key, $2 from unnest($3::text[], $4::text[]) as u(name, key)`, [company, id, names, keys]);
     } catch (error) {
       if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
       throw error;
     }
-    await tx.query(
-      `insert into company_usage (company, collection, records, bytes) values ($1, $2, $3, $4)
-       on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes`,
-      [company, name, isNew ? 1 : 0, delta],
-    );
   }
 
   async function remove(tx: Database, company: string, id: string): Promise<boolean> {
-    const gone = await tx.query<{ size: number }>(`delete from ${table} where id = $1 and company = $2 returning size`, [id, company]);
-    if (!gone.length) return false;
-    await tx.query(`delete from ${table}_keys where id = $1`, [id]);
-    await tx.query(`update company_usage set records = records - 1, bytes = bytes - $3 where company = $1 and collection = $2`, [company, name, gone[0]!.size]);
-    return true;
+    const gone = await tx.query<{ size: number }>(
+      `with gone as (delete from ${table} where id = $1 and company = $2 returning size),
+       keys as (delete from ${table}_keys where id = $1 and exists (select 1 from gone)),
+       usage as (
+         update company_usage set records = records - 1, bytes = bytes - (select size from gone)
+         where company = $2 and collection = $3 and exists (select 1 from gone)
+       )
+       select size from gone`,
+      [id, company, name],
+    );
+    return gone.length > 0;
   }
-
   return {
     get: async (company, id) => (await rows(`select ${columns} from ${table} where id = $1 and company = $2`, [safe(id), company]))[0],
     ownerOf: async (id) => {
@@ -182,14 +207,14 @@ export function sqlState(db: Database, limits: Limits): State {
     async transaction(company, work) {
       await ready();
       return db.transaction(async (tx) => {
-        await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+        await lockCompany(tx, company);
         return work(collectionsOn({ db: tx, locked: true, limits, ready: async () => {} }));
       });
     },
     async clear(company?: string) {
       await ready();
       await db.transaction(async (tx) => {
-        if (company !== undefined) await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [lockClass.companyWrites, company]);
+        if (company !== undefined) await lockCompany(tx, company);
         for (const name of collectionNames) {
           const table = tableOf[name];
           if (company === undefined) {
