@@ -162,7 +162,7 @@ describe('adding an operation as docs/changing-the-api.md says', () => {
     expect(warnings).toEqual([]);
     expect(bundles!.current.paths['/count-groups'].post.operationId).toBe('countGroups');
     expect(JSON.parse(readFileSync(join(work, 'openapi/dist/current.json'), 'utf8')).paths['/count-groups']).toBeDefined();
-  });
+  }, 120_000);
 
   it('is in the generated types and the operation table, with no hand edit', () => {
     const generated = join(work, 'packages/types/src/generated');
