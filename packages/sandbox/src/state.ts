@@ -1,4 +1,5 @@
 // Everything the sandbox stores, behind the Store interface (store.ts), and the records' shapes.
+import type { Current } from '@idv-toolkit/types';
 import type { Step } from './companies.js';
 import { defaultLimits, type Limits } from './limits.js';
 import { identityOf } from './blacklist-identity.js';
@@ -7,7 +8,7 @@ import { createBudget, keyedMutex, memoryCollection, type Collection, type Colle
 export type SessionStatus = 'created' | 'approved' | 'rejected' | 'manual-check' | 'additional-information-requested';
 
 export type Activity = { id: string; type: string; time: string; data: Record<string, unknown> };
-export type Attachment = { id: string; sessionId: string; stepKey: string; questionKey: string; contentType: string; bytes: Uint8Array; uploadedAt: string };
+export type Attachment = { id: string; sessionId: string; stepKey: string; questionKey: string; contentType: Current.GetQuestionFileResponse['result']['contentType']; bytes: Uint8Array; uploadedAt: string };
 export type VideoCall = { roomId: string; roomStatus: 'created' | 'ended' | 'empty'; compositionStatus: null | 'started' | 'available'; videoFileStatus: null | 'started' | 'available'; videoFileId: string | null };
 
 export type Session = {
@@ -33,9 +34,17 @@ export type Session = {
   storedBytes: number;
 };
 
-export type BlacklistRecord = { id: string; reason: string; notes?: string; firstName?: string; lastName?: string; personalNumber?: string; documentNumber?: string; birthday?: string };
-export type User = { id: string; username: string; email: string; firstName?: string; lastName?: string; roles: string[]; emailVerified: boolean };
-export type Group = { id: string; name: string; description?: string; memberUserIds: string[] };
+// The records the interface describes are its generated types (a property added in the spec is one here
+// too); what the sandbox stores besides is added by name from the request that made the record.
+/** A blacklist record as listed, its reason always stored (addBlacklistRecord requires one). */
+export type BlacklistRecord = Current.BlacklistRecord & Required<Pick<Current.BlacklistRecord, 'reason'>>;
+/** A console user as listed, plus what createUser takes that the interface never shows again. */
+export type User = Current.User &
+  Required<Pick<Current.User, 'roles'>> &
+  Pick<Current.CreateUserRequest, 'email' | 'firstName' | 'lastName'> &
+  Required<Pick<Current.CreateUserRequest, 'emailVerified'>>;
+/** A group as listed, its members always stored (an empty list for none). */
+export type Group = Current.Group & Required<Pick<Current.Group, 'memberUserIds'>>;
 export type MonitoringQuery = { id: string; fullName: string; birthdayTimeFrom?: string; createdAt: number; lastUpdatedDate?: string; key?: string };
 
 export type Collections = {

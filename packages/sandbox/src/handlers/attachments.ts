@@ -2,13 +2,14 @@
 // file belongs to one session, step and question of the caller's company; every check comes before the
 // write, so a refused request stores nothing.
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import { parseDataUri, toDataUri } from '../media/data-uri.js';
 import { sniffMediaType } from '../media/sniff.js';
 import { sessionOf } from '../sessions.js';
 import type { Attachment, Session } from '../state.js';
 
-const uploadTypes = new Set(['application/pdf', 'image/jpeg', 'image/png']);
+const uploadTypes: ReadonlySet<string> = new Set<Attachment['contentType']>(['application/pdf', 'image/jpeg', 'image/png']);
+const isUploadType = (type: string): type is Attachment['contentType'] => uploadTypes.has(type);
 
 /**
  * The step and question the request names must be in the session. Our choice: any question of the step
@@ -36,13 +37,13 @@ async function namedFile(context: Context, session: Session): Promise<Attachment
   return file;
 }
 
-export const attachmentsHandlers: Handlers = {
+export const attachmentsHandlers: TypedHandlers = {
   async uploadFile(context) {
     const session = await sessionOf(context, context.body.sessionId);
     checkQuestion(context, session);
     // The declared type must be accepted and must be what the bytes' magic number says they are.
     const file = parseDataUri(String(context.body.content));
-    if (!file || !uploadTypes.has(file.contentType) || sniffMediaType(file.bytes) !== file.contentType) refuse(context, 'wrong-parameters');
+    if (!file || !isUploadType(file.contentType) || sniffMediaType(file.bytes) !== file.contentType) refuse(context, 'wrong-parameters');
     const attachment: Attachment = {
       id: context.ids.next('file'),
       sessionId: session.id,

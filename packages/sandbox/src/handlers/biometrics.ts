@@ -2,7 +2,7 @@
 // sent (SHA-256), so the same files always give the same answer, and a JPEG's declared size stands in
 // for the size of the face in it.
 import { refuse } from '../codes.js';
-import type { Handlers } from '../context.js';
+import type { TypedHandlers } from '../context.js';
 import { decodeBase64 } from '../media/data-uri.js';
 import { hashNumber } from '../media/hash.js';
 import { jpegSize } from '../media/jpeg.js';
@@ -32,7 +32,7 @@ export function similarityOf(face1: Uint8Array, face2: Uint8Array): number {
 /** Our choice of status labels for a spoof (the reference shows the statuses array but no values). */
 export const spoofStatuses = ['SCREEN_REPLAY', 'PRINTED_PHOTO', 'MASK'] as const;
 
-export const biometricsHandlers: Handlers = {
+export const biometricsHandlers: TypedHandlers = {
   /**
    * JPEG only, by the bytes' magic number (`wrong-parameters` otherwise, also for a face sent as a text
    * field). A face of 65-79 px gives similarity null and FACE_FAR_AWAY among that face's statuses, as the
@@ -46,7 +46,7 @@ export const biometricsHandlers: Handlers = {
     if (sizes.some((size) => size < smallestFacePixels)) refuse(context, 'wrong-parameters');
     const statuses = sizes.map((size) => (size < recommendedFacePixels ? ['FACE_FAR_AWAY'] : []));
     const similarity = sizes.every((size) => size >= recommendedFacePixels) ? similarityOf(face1, face2) : null;
-    return { json: { result: { similarity, face1Statuses: statuses[0], face2Statuses: statuses[1] } } };
+    return { json: { result: { similarity, face1Statuses: statuses[0]!, face2Statuses: statuses[1]! } } };
   },
 
   /**

@@ -4,8 +4,9 @@
 // instance on the same database got there first).
 import { dayOf, identifyingFields as identifying, identityOf } from '../blacklist-identity.js';
 import { ApiError } from '../errors.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import type { BlacklistRecord } from '../state.js';
+import { pickSchema, shown } from '../shown.js';
 import { Duplicate } from '../store.js';
 
 /** Our choice where the reference shows no defaults: pages start at 0 and hold 100 records; no maximum. */
@@ -17,21 +18,21 @@ export const defaultLimit = 100;
  * `wrong-parameters` (our choice: the schema lets empty strings through).
  */
 function recordFrom(query: Record<string, unknown>): Omit<BlacklistRecord, 'id'> {
-  const record: Record<string, string> = {};
-  for (const field of ['reason', 'notes', ...identifying]) {
-    const value = query[field];
-    if (typeof value === 'string' && value.trim() !== '') record[field] = value.trim();
+  const record: Record<string, unknown> = {};
+  // Every property of the listed record's schema (a new one included), so that the list shows it.
+  for (const [field, value] of Object.entries(pickSchema('BlacklistRecord', query))) {
+    if (field === 'id') continue;
+    if (typeof value !== 'string') record[field] = value;
+    else if (value.trim() !== '') record[field] = value.trim();
   }
-  if (record.birthday !== undefined && dayOf(record.birthday) === undefined) throw new ApiError('wrong-parameters');
+  if (record.birthday !== undefined && dayOf(String(record.birthday)) === undefined) throw new ApiError('wrong-parameters');
   if (record.reason === undefined || !identifying.some((field) => record[field] !== undefined)) throw new ApiError('wrong-parameters');
   return record as Omit<BlacklistRecord, 'id'>;
 }
 
-/** A record as the interface shows it: the fields it has. */
-const shown = (r: BlacklistRecord): BlacklistRecord => Object.fromEntries(Object.entries(r).filter(([, value]) => value !== undefined)) as BlacklistRecord;
 
-export const blacklistHandlers: Handlers = {
-  async addBlacklistRecord(context: Context) {
+export const blacklistHandlers: TypedHandlers = {
+  async addBlacklistRecord(context) {
     const company = context.company.companyKey;
     const fields = recordFrom(context.body.query);
     const { blacklist } = context.state;
@@ -46,13 +47,13 @@ export const blacklistHandlers: Handlers = {
     return { json: { result: record.id } };
   },
 
-  async removeBlacklistRecord(context: Context) {
+  async removeBlacklistRecord(context) {
     // Another company's record is `not-found` too: an ID never tells that it exists elsewhere.
     if (!(await context.state.blacklist.delete(context.company.companyKey, context.body.id))) throw new ApiError('not-found');
     return { json: { result: true } };
   },
 
-  async listBlacklistRecords(context: Context) {
+  async listBlacklistRecords(context) {
     const query = context.body.query ?? {};
     const offset: number = query.offset ?? defaultOffset;
     const limit: number = query.limit ?? defaultLimit;
@@ -60,6 +61,6 @@ export const blacklistHandlers: Handlers = {
     const { blacklist } = context.state;
     const company = context.company.companyKey;
     const [total, data] = await Promise.all([blacklist.count(company), blacklist.page(company, offset, limit)]);
-    return { json: { result: { offset, limit, total, data: data.map(shown) } } };
+    return { json: { result: { offset, limit, total, data: data.map((record) => shown('BlacklistRecord', record)) } } };
   },
 };

@@ -1,6 +1,6 @@
 import { matchingRecord } from '../blacklist-match.js';
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import { personOf } from '../results.js';
 import { applicantUrl, isExpired, moveTo, record, saveSession, sessionOf } from '../sessions.js';
 import { blacklistMatchKeys, type Session } from '../state.js';
@@ -29,7 +29,7 @@ export async function completeSession(context: Context, session: Session, result
   await moveTo(context, session, outcome);
 }
 
-export const controlHandlers: Handlers = {
+export const controlHandlers: TypedHandlers = {
   async sandboxCompleteSession(context) {
     await completeSession(context, await sessionOf(context, context.body.sessionId), context.body.result);
     return { json: { result: true } };

@@ -3,13 +3,24 @@
 // (persons.ts) and the request ID, so the same image always gives the same answer. The shapes follow
 // Part 2.12 and the examples of the legacy description.
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Handler, OperationId, ResponseBody, TypedHandlers } from '../context.js';
 import { hashNumber, uuidOf } from '../media/hash.js';
 import { isJpeg } from '../media/sniff.js';
 import { cardFields, personFor, personObject, usDate, type SamplePerson } from '../persons.js';
 
 type Side = 'card-front' | 'card-back' | 'license-front' | 'license-back' | 'residence-front' | 'residence-back' | 'passport';
 type Status = 'FIELDS_MATCH' | 'FIELDS_MISMATCH';
+/** Each side's operation, whose 200 body (generated from the legacy description) its extraction is. */
+const operationOf = {
+  'card-front': 'legacyExtractCardFront',
+  'card-back': 'legacyExtractCardBack',
+  'license-front': 'legacyExtractLicenseFront',
+  'license-back': 'legacyExtractLicenseBack',
+  'residence-front': 'legacyExtractResidenceFront',
+  'residence-back': 'legacyExtractResidenceBack',
+  passport: 'legacyExtractPassport',
+} as const satisfies Record<Side, OperationId>;
+type Extraction<S extends Side = Side> = ResponseBody<(typeof operationOf)[S]>;
 
 const isoTime = (date: string) => `${date}T00:00:00.000Z`;
 const authority = 'PUBLIC SERVICE HALL';
@@ -77,7 +88,7 @@ function personWith(p: SamplePerson, now: number, status: Status, document: { nu
   return { ...person, document_number: document.number, authority, ...(document.mrz ? { mrz: document.mrz } : {}) };
 }
 
-function extract(side: Side, p: SamplePerson, requestId: string, now: number, status: Status, hash: number): Record<string, unknown> {
+function extract(side: Side, p: SamplePerson, requestId: string, now: number, status: Status, hash: number): Extraction {
   switch (side) {
     case 'card-front':
     case 'card-back': {
@@ -153,17 +164,18 @@ function extract(side: Side, p: SamplePerson, requestId: string, now: number, st
  * The image must be a JPEG file by its magic number (our choice: `wrong-parameters` otherwise, the code
  * the legacy description chose). Our choice: one image in eight, by hash, reads as FIELDS_MISMATCH.
  */
-function extractor(side: Side) {
-  return (context: Context) => {
+function extractor<S extends Side>(side: S): Handler<(typeof operationOf)[S]> {
+  return (context) => {
     const bytes = context.files.image?.bytes;
     if (!isJpeg(bytes)) refuse(context, 'wrong-parameters');
     const status: Status = hashNumber(['fields status', bytes]) % 8 === 0 ? 'FIELDS_MISMATCH' : 'FIELDS_MATCH';
     const body = extract(side, personFor(bytes), uuidOf('extract', side, bytes), context.clock.now(), status, hashNumber(['extract', side, bytes]));
-    return { json: body };
+    // The switch in extract checks each side's body against the union of the extractions; which one is the side's is its case.
+    return { json: body as Extraction<S> };
   };
 }
 
-export const documentImagesHandlers: Handlers = {
+export const documentImagesHandlers: TypedHandlers = {
   legacyExtractCardFront: extractor('card-front'),
   legacyExtractCardBack: extractor('card-back'),
   legacyExtractLicenseFront: extractor('license-front'),

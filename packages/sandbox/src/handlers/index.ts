@@ -1,4 +1,4 @@
-import type { Handlers } from '../context.js';
+import type { Handlers, TypedHandlers } from '../context.js';
 import { attachmentsHandlers } from './attachments.js';
 import { biometricsHandlers } from './biometrics.js';
 import { blacklistHandlers } from './blacklist.js';
@@ -12,8 +12,8 @@ import { sessionHandlers } from './sessions.js';
 import { usersGroupsHandlers } from './users-groups.js';
 import { videoCallsHandlers } from './video-calls.js';
 
-/** Every operation's handler, by operationId. */
-export const allHandlers: Handlers = {
+/** Every operation's handler, by operationId, each typed by its operation's request and 200 bodies. */
+export const typedHandlers: TypedHandlers = {
   ...sessionHandlers,
   ...controlHandlers,
   ...consoleHandlers,
@@ -27,6 +27,12 @@ export const allHandlers: Handlers = {
   ...registryHandlers,
   ...documentImagesHandlers,
 };
+
+/**
+ * The same, as the server calls them: with any operation's context, whose body the server has checked
+ * against that operation's schema before the call, which is what makes the typed view above hold.
+ */
+export const allHandlers: Handlers = typedHandlers as Handlers;
 
 /**
  * Operations that only read the stores: the server runs them outside the company's transaction (they

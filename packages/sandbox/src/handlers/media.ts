@@ -2,7 +2,7 @@
 // legacy `result/<media>/` endpoints that answer with the file's bytes. The files are made on demand by
 // media/session-files.ts, the same bytes for the same session every time.
 import { refuse } from '../codes.js';
-import type { Context, Handler, Handlers } from '../context.js';
+import type { Context, FileReply, TypedHandlers } from '../context.js';
 import { toDataUri } from '../media/data-uri.js';
 import { solidJpeg } from '../media/jpeg.js';
 import { makePdf, type PdfSection } from '../media/pdf.js';
@@ -84,7 +84,10 @@ async function proofOfAddressSection(context: Context, session: Session): Promis
 }
 
 /** A legacy media endpoint: the session's file as bytes, or session-not-found. */
-function legacyImage(what: SessionImage): Handler {
+/** The legacy media operations: each names its session by `session_token`. */
+type LegacyMedia = 'legacyGetCardFront' | 'legacyGetCardBack' | 'legacyGetPassport' | 'legacyGetFace' | 'legacyGetFaceDocument' | 'legacyGetFaceVideo' | 'legacyGetGeneralDocument';
+
+function legacyImage(what: SessionImage): (context: Context<LegacyMedia>) => Promise<FileReply> {
   return async (context) => {
     const session = await legacySessionWithMedia(context);
     return { bytes: sessionImage(session, what), contentType: 'image/jpeg' };
@@ -95,7 +98,7 @@ function legacyImage(what: SessionImage): Handler {
  * The session of a legacy media request, when it holds media. Our choice: a session that is not finished
  * (or a KYB session) gives `session-not-found` too, the only code the legacy media endpoints document.
  */
-async function legacySessionWithMedia(context: Context): Promise<Session> {
+async function legacySessionWithMedia(context: Context<LegacyMedia>): Promise<Session> {
   const session = await sessionOf(context, context.body.session_token);
   if (!hasKycMedia(session)) refuse(context, 'session-not-found');
   return session;
@@ -117,7 +120,7 @@ async function generalDocument(session: Session, typeId: string, at: number): Pr
   return { bytes: solidJpeg(320, 200, label), contentType: 'image/jpeg' };
 }
 
-export const mediaHandlers: Handlers = {
+export const mediaHandlers: TypedHandlers = {
   async exportSessionAsPdf(context) {
     const { body } = context;
     const session = await sessionOf(context, body.sessionId);

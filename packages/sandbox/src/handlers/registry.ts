@@ -3,7 +3,7 @@
 // (companies.ts: trustedDatabase, registries). Their errors go under the `error` key (the server picks
 // the key from the operation's schema).
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import { ApiError } from '../errors.js';
 import { hashNumber } from '../media/hash.js';
 import { solidJpeg } from '../media/jpeg.js';
@@ -60,7 +60,7 @@ function trustedRecord(context: Context, person: SamplePerson, privateNumber: st
 
 const sampleCompanies = ['Northwind Sample Ltd', 'Example Holdings Ltd', 'Placeholder Trading LLC', 'Fixture Logistics JSC'];
 
-export const registryHandlers: Handlers = {
+export const registryHandlers: TypedHandlers = {
   /**
    * Our choices. The person looked up is the one of `privateNumber`: a sample person's personal number
    * gives that person's record, any other number a sample person's data under the number asked for.

@@ -3,7 +3,7 @@
 // (a name without a letter or digit, an impossible date) gets the code the server gives malformed
 // screening requests: `access-denied` (`wrong-parameters` where documented) (our choice).
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import type { MonitoringQuery } from '../state.js';
 import { Duplicate } from '../store.js';
 import { searchWatchlist } from '../screening/search.js';
@@ -62,9 +62,9 @@ function page<T>(items: T[], start: number, limit: number): T[] {
   return items.slice(start, start + limit);
 }
 
-export const screeningHandlers: Handlers = {
+export const screeningHandlers: TypedHandlers = {
   /** Hits scoring at least scoreThreshold, best first, then by name; persons born before birthdayTimeFrom left out. */
-  searchScreeningPerson(context: Context) {
+  searchScreeningPerson(context) {
     const { query, offset = defaultOffset, limit = defaultLimit } = context.body;
     namedTokens(context, query.fullName);
     const bornFrom = dayOf(context, query.birthdayTimeFrom);
@@ -74,7 +74,7 @@ export const screeningHandlers: Handlers = {
   },
 
   /** An unknown personId gives `access-denied` (our choice: the reference shows no code for it). */
-  getScreeningPersonDetails(context: Context) {
+  getScreeningPersonDetails(context) {
     paid(context);
     const entry = watchlistEntry(context.body.personId) ?? refuse(context, 'access-denied');
     const { entityType, firstName, middleName, lastName, gender, birthdayTime, nationality, extraDetails } = entry;
@@ -88,7 +88,7 @@ export const screeningHandlers: Handlers = {
    * a name that matches nothing has no lastUpdatedDate (our choice, for the reference's "present only
    * for some records").
    */
-  async monitorScreeningQuery(context: Context) {
+  async monitorScreeningQuery(context) {
     const { query } = context.body;
     const company = context.company.companyKey;
     const tokens = namedTokens(context, query.fullName);
@@ -117,14 +117,14 @@ export const screeningHandlers: Handlers = {
   },
 
   /** An unknown ID, or another company's, gives `access-denied` (our choice: the reference shows no code). */
-  async removeScreeningQueryFromMonitoring(context: Context) {
+  async removeScreeningQueryFromMonitoring(context) {
     paid(context);
     if (!(await context.state.monitoring.delete(context.company.companyKey, context.body.id))) refuse(context, 'access-denied');
     return { json: { result: true } };
   },
 
   /** Oldest first (our choice). With date, only records whose lastUpdatedDate is after it; total counts them. */
-  async listScreeningMonitoringRecords(context: Context) {
+  async listScreeningMonitoringRecords(context) {
     const { start = defaultOffset, limit = defaultLimit, date } = context.body;
     const after = date === undefined ? undefined : Date.parse(date);
     if (after !== undefined && Number.isNaN(after)) badInput(context);
@@ -139,7 +139,7 @@ export const screeningHandlers: Handlers = {
    * that the company's monitored names match, each dated when monitoring first found it, oldest first.
    * Empty until a monitored name matches something; an entry leaves when no monitored name matches it.
    */
-  async getScreeningDeltaRecords(context: Context) {
+  async getScreeningDeltaRecords(context) {
     paid(context);
     const found = new Map<string, string>();
     const monitored = (await context.state.monitoring.list(context.company.companyKey)) as Monitored[];
@@ -164,7 +164,7 @@ export const screeningHandlers: Handlers = {
   },
 
   /** Control API: a watchlist entry changed now; every monitored name of the company that matches it shows it. */
-  async sandboxChangeWatchlistEntry(context: Context) {
+  async sandboxChangeWatchlistEntry(context) {
     const { personId } = context.body;
     if (!watchlistEntry(personId)) refuse(context, 'wrong-parameters');
     const date = new Date(context.clock.now()).toISOString();

@@ -1,9 +1,20 @@
 import { refuse } from '../codes.js';
-import type { Handlers } from '../context.js';
+import type { Current } from '@idv-toolkit/types';
+import type { Step } from '../companies.js';
+import type { Context, TypedHandlers } from '../context.js';
 import { applicantUrl, configOf, createChild, createSession, sessionOf, sessionTree } from '../sessions.js';
 import { kybResult, kycResult, statisticalSummary } from '../results.js';
 
-export const sessionHandlers: Handlers = {
+/**
+ * A session's steps as the request gives them. The schema leaves a step's type and key optional, and the
+ * sandbox stores what it is given (a step without a key overrides no step of the configuration).
+ */
+const stepsOf = (steps: Current.SessionStep[] | undefined) => steps as Step[] | undefined;
+
+/** A form field of JSON text: the server decoded it (its schema says so) before the handler ran. */
+const decoded = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+export const sessionHandlers: TypedHandlers = {
   async begin(context) {
     const { body } = context;
     if (body.sessionId !== undefined) {
@@ -20,7 +31,7 @@ export const sessionHandlers: Handlers = {
       clientUserId: body.clientUserId,
       general: body.general,
       flags: body.flags,
-      steps: body.steps,
+      steps: stepsOf(body.steps),
     });
     if (configOf(context, body.configId)?.additionalInformationRequest) {
       const child = await createChild(context, session);
@@ -32,7 +43,7 @@ export const sessionHandlers: Handlers = {
 
   async legacyBegin(context) {
     const { body } = context;
-    const session = await createSession(context, { configId: body.config_id, parentId: body.parent_session_id, general: body.general, flags: body.flags, steps: body.steps });
+    const session = await createSession(context, { configId: body.config_id, parentId: body.parent_session_id, general: decoded(body.general), flags: decoded(body.flags), steps: stepsOf(decoded(body.steps)) });
     return { json: session.id };
   },
 
@@ -59,7 +70,7 @@ export const sessionHandlers: Handlers = {
 };
 
 /** Deletes a session for good, with everything under it: child sessions and attached files. */
-async function deleteTree(context: Parameters<Handlers[string]>[0], id: unknown) {
+async function deleteTree(context: Context, id: unknown) {
   const company = context.company.companyKey;
   for (const session of await sessionTree(context, await sessionOf(context, id))) {
     for (const file of await context.state.files.find(company, 'session', session.id)) await context.state.files.delete(company, file.id);

@@ -2,11 +2,12 @@
 // and the write that follows it run in the company's transaction (server.ts), and one e-mail address per
 // company is also the store's unique `email` index.
 import { ApiError } from '../errors.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import type { Group, User } from '../state.js';
+import { pickSchema, shown } from '../shown.js';
 import { Duplicate } from '../store.js';
 
-const defaultRights = ['call_center_operator'];
+const defaultRights: User['roles'] = ['call_center_operator'];
 
 /** `wrong-parameters` naming the field at fault, as the group operations answer (Part 7). */
 const wrongParameter = (field: string) => new ApiError('wrong-parameters', { errorSourceGroup: field });
@@ -43,23 +44,23 @@ function descriptionFrom(description: unknown): string | undefined {
   return description;
 }
 
-const shownGroup = (g: Group) => ({ id: g.id, name: g.name, ...(g.description !== undefined ? { description: g.description } : {}), memberUserIds: [...g.memberUserIds] });
-const shownUser = (u: User) => ({ id: u.id, username: u.username, roles: [...u.roles] });
 
-export const usersGroupsHandlers: Handlers = {
+export const usersGroupsHandlers: TypedHandlers = {
   /**
    * The schema already turned a malformed email, a short password and an unknown right into their codes
    * (server.ts). Users are unique by e-mail address, compared case-insensitively, within a company (our
    * choice: companies never see each other's users). The username is the e-mail address (our choice:
    * the reference shows no other). An empty `rights` array gives the default role (our choice).
    */
-  async createUser(context: Context) {
+  async createUser(context) {
     const { body } = context;
     const company = context.company.companyKey;
     const email: string = body.email;
     if ((await context.state.users.find(company, 'email', email.toLowerCase())).length) throw new ApiError('user-already-exists');
-    const rights: string[] = body.rights?.length ? [...new Set<string>(body.rights)] : defaultRights;
+    const rights: User['roles'] = body.rights?.length ? [...new Set(body.rights)] : defaultRights;
     const user: User = {
+      // A property that both the request and the User schema gain is stored and listed with no code change.
+      ...(pickSchema('User', body) as Partial<User>),
       id: context.ids.next('usr'),
       username: email,
       email,
@@ -78,10 +79,10 @@ export const usersGroupsHandlers: Handlers = {
     return { json: { result: user.id } };
   },
 
-  listUsers: async (context: Context) => ({ json: { result: (await context.state.users.list(context.company.companyKey)).map(shownUser) } }),
+  listUsers: async (context) => ({ json: { result: (await context.state.users.list(context.company.companyKey)).map((user) => shown('User', user)) } }),
 
   /** Deletes the user and takes it out of every group of the company. */
-  async deleteUser(context: Context) {
+  async deleteUser(context) {
     const company = context.company.companyKey;
     if (!(await context.state.users.delete(company, context.body.userId))) throw new ApiError('user-not-found');
     for (const group of await context.state.groups.find(company, 'member', context.body.userId)) {
@@ -91,33 +92,34 @@ export const usersGroupsHandlers: Handlers = {
     return { json: {} };
   },
 
-  listGroups: async (context: Context) => ({ json: { result: (await context.state.groups.list(context.company.companyKey)).map(shownGroup) } }),
+  listGroups: async (context) => ({ json: { result: (await context.state.groups.list(context.company.companyKey)).map((group) => shown('Group', group)) } }),
 
-  async makeGroup(context: Context) {
+  async makeGroup(context) {
     const { body } = context;
     // Checked before an ID is drawn, so a refused request leaves the ID sequence as it was.
     const name = nameFrom(body.name);
     const description = descriptionFrom(body.description);
     const memberUserIds = await membersFrom(context, body.memberIds ?? []);
-    const group: Group = { id: context.ids.next('grp'), name, ...(description !== undefined ? { description } : {}), memberUserIds };
+    // A property that both the request and the Group schema gain is stored and listed with no code change.
+    const group: Group = { ...(pickSchema('Group', body) as Partial<Group>), id: context.ids.next('grp'), name, ...(description !== undefined ? { description } : {}), memberUserIds };
     await context.state.groups.put(context.company.companyKey, group.id, group);
     return { json: { result: { id: group.id } } };
   },
 
   /** Every field is checked before any is changed: a refused request changes nothing. */
-  async changeGroup(context: Context) {
+  async changeGroup(context) {
     const { body } = context;
     const group = await groupOf(context, body.groupId);
     const name = body.name !== undefined ? nameFrom(body.name) : group.name;
     const description = body.description !== undefined ? descriptionFrom(body.description) : group.description;
     const members = body.memberIds !== undefined ? await membersFrom(context, body.memberIds) : group.memberUserIds;
-    Object.assign(group, { name, description, memberUserIds: members });
+    Object.assign(group, pickSchema('Group', body), { id: group.id, name, description, memberUserIds: members });
     await context.state.groups.put(context.company.companyKey, group.id, group); // the member index reads the new list
     return { json: {} };
   },
 
   /** Sessions assigned to a deleted group keep its ID (our choice: the reference says nothing of them). */
-  async deleteGroup(context: Context) {
+  async deleteGroup(context) {
     const group = await groupOf(context, context.body.groupId);
     await context.state.groups.delete(context.company.companyKey, group.id);
     return { json: { result: {} } };

@@ -2,7 +2,7 @@
 // include a `video-call` step (sessions.ts opens the room as `created`). Ending it moves the room and its
 // recording forward and sends a `video-call-status-update` callback for each change.
 import { refuse } from '../codes.js';
-import type { Context, Handlers } from '../context.js';
+import type { Context, TypedHandlers } from '../context.js';
 import { toDataUri } from '../media/data-uri.js';
 import { callShots, callVideo, filesTime } from '../media/session-files.js';
 import { makeTar } from '../media/tar.js';
@@ -20,7 +20,7 @@ function readyVideo(session: Session): { id: string; bytes: Uint8Array } | undef
   return { id: call.videoFileId, bytes: callVideo(session, call.videoFileId) };
 }
 
-export const videoCallsHandlers: Handlers = {
+export const videoCallsHandlers: TypedHandlers = {
   /**
    * Our choice: a call that is going on or has ended has two operator screenshots; a session without a
    * call, or whose room ended empty, has none (`not-found`).

@@ -93,7 +93,7 @@ describe('a data directory', () => {
     dirs.push(dir);
     db = await openPglite(dir);
     let state = sqlState(db, defaultLimits);
-    await state.users.put(a, 'usr_1', { id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['admin'], emailVerified: true });
+    await state.users.put(a, 'usr_1', { id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['administrator'], emailVerified: true });
     await state.files.put(a, 'file_1', { id: 'file_1', sessionId: 'sess_1', stepKey: 's', questionKey: 'q', contentType: 'image/png', bytes: new Uint8Array([1, 2, 3]), uploadedAt: 'now' });
     await db.close();
     db = await openPglite(dir);
