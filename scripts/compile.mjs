@@ -33,6 +33,26 @@ function sourceMap(map, source, output, text) {
   });
 }
 
+// Oxc's output imports a helper from @oxc-project/runtime for a few constructs (at es2022: a tagged
+// template holding `</script`, which it lowers), and no package depends on that one: its code is written
+// into the file instead, on the import's own line so that the source map stays right. A helper not listed
+// here fails the compile, naming the file, rather than shipping an import that cannot resolve.
+const inlineHelpers = {
+  taggedTemplateLiteral:
+    'function _taggedTemplateLiteral(strings, raw) { return Object.freeze(Object.defineProperties(strings, { raw: { value: Object.freeze(raw || strings.slice(0)) } })); }',
+};
+
+/** `code` with the runtime helpers it imports written inline, and the problems of those that cannot be. */
+export function inlineRuntimeHelpers(code, helpersUsed = {}, source = '') {
+  const problems = [];
+  for (const [name, from] of Object.entries(helpersUsed)) {
+    const line = `import _${name} from "${from}";`;
+    if (inlineHelpers[name] && code.includes(line)) code = code.replace(line, () => inlineHelpers[name]);
+    else problems.push(`${source}: Oxc's output imports ${from}, which no package depends on: write that construct another way, or inline the helper in scripts/compile.mjs`);
+  }
+  return { code, problems };
+}
+
 /** Writes `path` (its place in dist/) and its map into the staging folder, `at`. */
 function write(at, path, code, map, source, text) {
   // A script with a shebang is a package `bin`: it must stay executable once dist/ is rebuilt.
@@ -68,12 +88,13 @@ export function compilePackage(dir = process.cwd()) {
     });
     const declaration = isolatedDeclarationSync(source, code, { sourcemap: true });
     const errors = [...script.errors, ...declaration.errors];
-    if (errors.length) {
-      problems.push(...errors.map((error) => error.codeframe ?? `${source}: ${error.message}`));
+    const inlined = inlineRuntimeHelpers(script.code, script.helpersUsed, source);
+    if (errors.length || inlined.problems.length) {
+      problems.push(...errors.map((error) => error.codeframe ?? `${source}: ${error.message}`), ...inlined.problems);
       continue;
     }
     mkdirSync(join(staging, dirname(output)), { recursive: true });
-    write(staging, `${output}.js`, script.code, script.map, source, code);
+    write(staging, `${output}.js`, inlined.code, script.map, source, code);
     write(staging, `${output}.d.ts`, declaration.code, declaration.map, source, code);
   }
   if (problems.length) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const compiler = fileURLToPath(new URL('compile.mjs', import.meta.url));
@@ -94,4 +94,24 @@ describe('scripts/compile.mjs', () => {
     expect(existsSync(join(dir, 'dist/old.js'))).toBe(false);
     expect(existsSync(join(dir, 'dist/new.js'))).toBe(true);
   });
+
+  it("writes Oxc's runtime helper inline (a tagged template holding </script>), so the output imports no package it lacks", async () => {
+    const run = compile({
+      'page.ts':
+        'const tag = (strings: TemplateStringsArray, ...values: unknown[]): string => strings.raw.join(`|${values.length}|`);\n' +
+        'export const page: string = tag`<script></script>${1}\\n`;\nexport const again = (): string => tag`</script>${2}`;\n',
+    });
+    expect(run).toEqual({ status: 0, stderr: '' });
+    expect(output('page.js')).not.toContain('@oxc-project/runtime');
+    const { page, again } = await import(pathToFileURL(join(dir, 'dist/page.js')).href);
+    expect(page).toBe('<script></script>|1|\\n');
+    expect(again()).toBe('</script>|1|');
+  });
+
+  it('refuses a runtime helper it cannot inline, naming the file', async () => {
+    const { inlineRuntimeHelpers } = await import('./compile.mjs');
+    const { problems } = inlineRuntimeHelpers('import _objectSpread2 from "@oxc-project/runtime/helpers/objectSpread2";\n', { objectSpread2: '@oxc-project/runtime/helpers/objectSpread2' }, 'src/a.ts');
+    expect(problems).toEqual([expect.stringMatching(/^src\/a\.ts: Oxc's output imports @oxc-project\/runtime\/helpers\/objectSpread2, which no package depends on/)]);
+  });
 });
+
