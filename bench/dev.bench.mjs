@@ -29,6 +29,9 @@ function scratchRepository() {
     if (entry !== '@idv-toolkit' && !entry.startsWith('.')) symlinkSync(join(root, 'node_modules', entry), join(work, 'node_modules', entry));
   }
   symlinkSync(join(root, 'node_modules/.bin'), join(work, 'node_modules/.bin'));
+  // npm's record of the install, newer than the copied lockfile: dev's start (ensure-installed.mjs) then
+  // sees the dependencies installed and does not run `npm ci` over the links.
+  copyFileSync(join(root, 'node_modules/.package-lock.json'), join(work, 'node_modules/.package-lock.json'));
   for (const dir of workspaceDirs) {
     if (!existsSync(join(work, dir, 'package.json'))) continue;
     const { name } = JSON.parse(readFileSync(join(work, dir, 'package.json'), 'utf8'));
