@@ -88,3 +88,42 @@ describe('the control API raises provider callbacks', () => {
     expect(events[0]).toMatchObject({ text: expect.stringMatching(/code is \d{6}$/) });
   });
 });
+
+describe('the control API raises what the description lists, and only that', () => {
+  /** A sandbox whose company's callbacks land in `received`. */
+  async function withReceiver() {
+    const received: Record<string, unknown>[] = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    const { id } = await t.a.begin({});
+    return { id, received, done: async () => (await t!.sandbox.dispatcher.idle(), receiver.close()) };
+  }
+
+  it('refuses a type that is no callback, and the two the sandbox sends itself, sending nothing', async () => {
+    const { id, received, done } = await withReceiver();
+    for (const type of ['no-such-callback', 'session-change', 'video-call-status-update']) expect(await codeOf(t!.control.raiseEvent({ sessionId: id, type }))).toBe('wrong-parameters');
+    await done();
+    expect(received).toEqual([]);
+  });
+
+  it('takes the values of `fields` for the callback\'s fields, and refuses those its schema does not accept', async () => {
+    const { id, received, done } = await withReceiver();
+    await t!.control.raiseEvent({ sessionId: id, type: 'email-one-time-password-request', address: 'jo@example.org', fields: { subject: 'Your sign-in code', notAField: 1 } });
+    expect(await codeOf(t!.control.raiseEvent({ sessionId: id, type: 'share-session-link-via-email', fields: { cc: 5 } }))).toBe('wrong-parameters');
+    expect(await codeOf(t!.control.raiseEvent({ sessionId: id, type: 'share-session-link-via-email', fields: { address: 'not an address' } }))).toBe('wrong-parameters');
+    await done();
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ type: 'email-one-time-password-request', sessionId: id, address: 'jo@example.org', subject: 'Your sign-in code', content: expect.stringMatching(/code is \d{6}$/) });
+    expect(received[0]).not.toHaveProperty('notAField');
+  });
+});
+

@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a one-time password or link-sharing callback
-         * @description Does what makes the service send one of its provider callbacks, for a company that uses its own SMS or e-mail provider: the applicant asks for a one-time password by SMS or e-mail, or an operator shares the session link by SMS or e-mail from the console. The sandbox queues the callback with a fresh code or the session's applicant link.
+         * @description Does what makes the service send one of its provider callbacks, for a company that uses its own SMS or e-mail provider: the applicant asks for a one-time password by SMS or e-mail, or an operator shares the session link by SMS or e-mail from the console. Any callback of the current interface's webhooks can be raised but the two the sandbox sends itself (session and video call changes): the payload is the callback's documented example with the session's ID and applicant link, a fresh six-digit code in its texts, and the values the request gives (our choice). The sandbox queues the callback.
          */
         post: operations["sandboxRaiseEvent"];
         delete?: never;
@@ -594,11 +594,10 @@ export interface components {
             companyKey: components["schemas"]["CompanyKey"];
             sessionId: components["schemas"]["SessionId"];
             /**
-             * @description The callback to raise.
+             * @description The callback to raise: the `type` of any callback of the current interface's webhooks but `session-change` and `video-call-status-update`, which the sandbox sends itself when a session or its video call changes (today `one-time-password-request`, `share-session-link-via-sms`, `share-session-link-via-email` and `email-one-time-password-request`). The sandbox reads the list from the description, so a callback added there can be raised at once; any other value is `wrong-parameters` (our choice).
              * @example one-time-password-request
-             * @enum {string}
              */
-            type: "one-time-password-request" | "share-session-link-via-sms" | "share-session-link-via-email" | "email-one-time-password-request";
+            type: string;
             /**
              * @description Where the SMS goes (SMS events); default +995500000000. At most 32 characters (our choice).
              * @example +995500000000
@@ -615,6 +614,15 @@ export interface components {
              * @example usr_sandbox_operator
              */
             createdBy?: string;
+            /**
+             * @description Values for other fields of the callback, by name, replacing those the sandbox makes from the callback's documented example (a field the callback does not have is ignored). The payload must still match the callback's schema, else `wrong-parameters` (our choice).
+             * @example {
+             *       "subject": "Your sign-in code"
+             *     }
+             */
+            fields?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * SandboxListRequestsRequest
