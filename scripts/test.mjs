@@ -4,6 +4,7 @@
 // failure, and when no test ran at all.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ensureInstalled } from './ensure-installed.mjs';
 import { quietEnv, run } from './run.mjs';
 
@@ -33,28 +34,40 @@ if (built !== 0) {
 const reportDir = '.test-reports';
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
-const report = `${reportDir}/vitest.json`;
+// Absolute: vitest resolves a relative path against its root, which --config or --root can move.
+const report = resolve(`${reportDir}/vitest.json`);
+const vitestStarted = performance.now();
 const vitest = spawn('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: quietEnv,
   detached: true, // its own process group, so that whatever it started can be stopped with it
 });
 const exited = new Promise((resolve) => vitest.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
-// The report is written when every test has run. A handle some teardown leaves open must not hold CI until
-// its time limit: a minute after the report, vitest's process group is stopped and the report decides.
+// The report is written when every test has run. vitest then awaits each globalSetup's teardown with no
+// time limit (its own teardownTimeout starts only after them), so a teardown that never ends would hold CI
+// until its time limit. Once the report is there, vitest gets 30 s to exit (teardowns take a few seconds);
+// after that its process group is stopped and the run FAILS, naming what was still running, so the
+// teardown gets fixed rather than hidden (a redis teardown did this once: docs/testing.md).
+const exitGraceMs = 30_000;
 const reportWritten = new Promise((resolve) => {
   const poll = setInterval(() => existsSync(report) && (clearInterval(poll), resolve()), 1_000);
   exited.then(() => clearInterval(poll));
 });
-let code = await Promise.race([exited, reportWritten.then(() => new Promise((resolve) => setTimeout(resolve, 60_000)).then(() => 'stuck'))]);
+let code = await Promise.race([exited, reportWritten.then(() => new Promise((resolve) => setTimeout(resolve, exitGraceMs)).then(() => 'stuck'))]);
+let stuck = false;
 if (code === 'stuck') {
-  console.log('vitest had not exited a minute after writing its report; stopping it (the report decides)');
+  stuck = true;
+  const ps = spawnSync('ps', ['-e', '-o', 'pgid=,pid=,args='], { encoding: 'utf8' }).stdout ?? '';
+  const left = ps.split('\n').filter((line) => line.trim().split(/\s+/)[0] === String(vitest.pid)).join('\n');
+  console.log(`vitest had not exited ${exitGraceMs / 1000} s after writing its report (a teardown that never ends, or a handle left open); stopping it. Still running:\n${left}`);
   try {
     process.kill(-vitest.pid, 'SIGTERM');
     setTimeout(() => { try { process.kill(-vitest.pid, 'SIGKILL'); } catch {} }, 5_000).unref();
   } catch {}
-  code = 0;
+  code = 1;
 }
+const seconds = (ms) => Math.round(ms / 1000);
+console.log(`npm test took ${seconds(performance.now())} s: ${seconds(vitestStarted)} s to install and build, ${seconds(performance.now() - vitestStarted)} s of vitest`);
 
 let passed = 0;
 let failed = 0;
@@ -66,5 +79,6 @@ try {
 } catch {
   failed = 1;
 }
+if (stuck) failed += 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(code !== 0 || failed > 0 || passed === 0 ? 1 : 0);
