@@ -7,6 +7,24 @@ import { loadDocument } from './spec.js';
 import { manualClock } from './clock.js';
 import { companiesFrom, demoSessionConfigs } from './companies.js';
 import { createSandbox, type SandboxOptions } from './server.js';
+import type { Database } from './sql/database.js';
+
+/**
+ * SANDBOX_TEST_STORE=pglite (or postgres, with SANDBOX_TEST_DATABASE_URL) runs the scenario tests on that
+ * store, one database per test file emptied before each sandbox; by default they run on memory. E.g.
+ * `SANDBOX_TEST_STORE=pglite npx vitest run --project sandbox src/handlers --hookTimeout 120000 --testTimeout 120000`.
+ */
+let testDatabase: Promise<Database> | undefined;
+async function storeUnderTest(): Promise<Database | undefined> {
+  const store = process.env.SANDBOX_TEST_STORE;
+  if (store === undefined || store === 'memory') return undefined;
+  if (store === 'pglite') return (testDatabase ??= import('./sql/pglite.js').then(({ openPglite }) => openPglite()));
+  if (store === 'postgres' && process.env.SANDBOX_TEST_DATABASE_URL) {
+    const url = process.env.SANDBOX_TEST_DATABASE_URL;
+    return (testDatabase ??= import('./sql/postgres.js').then(({ openPostgres }) => openPostgres(url)));
+  }
+  throw new Error(`SANDBOX_TEST_STORE=${store}: use memory, pglite, or postgres with SANDBOX_TEST_DATABASE_URL`);
+}
 
 export const keyA = 'ck_test_company_a_0000';
 export const keyB = 'ck_test_company_b_0000';
@@ -24,7 +42,10 @@ export async function startTestSandbox(options: Partial<SandboxOptions> & { conf
     },
   );
   // Seeded, so that tests that compare IDs or sample people get the same ones every run.
-  const sandbox = createSandbox({ clock, companies, seed: 1, adminToken, ...options });
+  const database = await storeUnderTest();
+  const sandbox = createSandbox({ clock, companies, seed: 1, adminToken, database, ...options });
+  // A kept database starts each test empty, as memory does.
+  if (database) await sandbox.reset();
   const url = await sandbox.listen(0, '127.0.0.1');
   const settings = { baseUrl: url, rateLimit: false as const, retry: false as const };
   return {
