@@ -94,4 +94,40 @@ describe('npm run sandbox, its flags', () => {
     expect(output).toContain('Companies: Acme (test)');
     expect(output).not.toContain('_test_cli_');
   });
+
+  it('keeps its data in the --data directory: a record added before a SIGTERM is there after a restart', async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'sandbox-cli-data-')), 'data');
+    const start = async () => {
+      const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const found = /Demo company key/.test(output) && /: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      const stop = async () => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      };
+      return { origin, output, stop };
+    };
+    const call = (origin: string, path: string, query: unknown) =>
+      fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: 'ck_test_sandbox_demo_key_0000', query }) }).then((r) => r.json() as Promise<any>);
+    const first = await start();
+    expect(first.output).toContain(`Data: PGlite in ${data} (new)`);
+    const added = await call(first.origin, '/add-blacklist-record', { reason: 'kept', documentNumber: 'CLI-1' });
+    await first.stop();
+    const second = await start();
+    try {
+      expect(second.output).toContain(`Data: PGlite in ${data} (kept`);
+      expect((await call(second.origin, '/list-blacklist-records', {})).result.data).toEqual([{ id: added.result, reason: 'kept', documentNumber: 'CLI-1' }]);
+    } finally {
+      await second.stop();
+    }
+  }, 180_000);
 });
