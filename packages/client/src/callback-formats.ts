@@ -3,10 +3,12 @@
 // callback-formats.test.ts fails for a format the spec uses that has no checker. Hand-written rather than
 // ajv-formats: that package brings ajv along, far more than a client should carry for five patterns.
 
-/** A calendar date that exists (`2026-02-30` does not). */
-function isDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+/** A calendar date that exists (`2026-02-30` does not): a day outside its month (00 to 99) moves the month. */
+function isDate(year: string, month: string, day: string): boolean {
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, keeps the years 0 to 99 as they are.
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  return date.getUTCMonth() === Number(month) - 1;
 }
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -25,14 +27,14 @@ const emailPattern =
 export const formatCheckers: Readonly<Record<string, (value: string) => boolean>> = {
   date: (value) => {
     const match = datePattern.exec(value);
-    return !!match && isDate(+match[1]!, +match[2]!, +match[3]!);
+    return !!match && isDate(match[1]!, match[2]!, match[3]!);
   },
   'date-time': (value) => {
     const match = dateTimePattern.exec(value);
     if (!match) return false;
     // `Z` leaves the offset's groups empty: a zero offset.
-    const [, year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.map((part = '0') => Number(part)) as number[];
-    return isDate(year!, month!, day!) && hour! < 24 && minute! < 60 && second! <= 60 && offsetHour! < 24 && offsetMinute! < 60;
+    const [, year, month, day, hour, minute, second, offsetHour = '0', offsetMinute = '0'] = match;
+    return isDate(year!, month!, day!) && Number(hour) < 24 && Number(minute) < 60 && Number(second) <= 60 && Number(offsetHour) < 24 && Number(offsetMinute) < 60;
   },
   uuid: (value) => uuidPattern.test(value),
   uri: (value) => uriPattern.test(value) && URL.canParse(value),

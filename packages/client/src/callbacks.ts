@@ -130,7 +130,7 @@ export function parseCallback(body: unknown, options: CallbackOptions): Callback
       throw new CallbackError('malformed', `${type}: ${field} is not a valid value`);
     }
     // As in JSON Schema, a format constrains strings only.
-    if (rule.format && typeof value === 'string' && formatCheckers[rule.format]?.(value) === false) {
+    if (typeof value === 'string' && formatCheckers[rule.format!]?.(value) === false) {
       throw new CallbackError('malformed', `${type}: ${field} is not a valid ${rule.format}`);
     }
   }
