@@ -15,14 +15,14 @@ const isUploadType = (type: string): type is Attachment['contentType'] => upload
  * The step and question the request names must be in the session. Our choice: any question of the step
  * takes files, not only attachment-type ones (the reference shows no code for the difference).
  */
-function checkQuestion(context: Context, session: Session) {
+function checkQuestion(context: Context<'uploadFile'>, session: Session) {
   const step = session.steps.find((s) => s.key === context.body.stepKey) ?? refuse(context, 'wrong-parameters');
   const questions = Array.isArray(step.questions) ? (step.questions as { key?: unknown }[]) : [];
   if (!questions.some((q) => q?.key === context.body.questionKey)) refuse(context, 'wrong-parameters');
 }
 
 /** The session's files of the request's step and question, in upload order. */
-async function questionFiles(context: Context, session: Session): Promise<Attachment[]> {
+async function questionFiles(context: Context<'getQuestionFile'>, session: Session): Promise<Attachment[]> {
   const { stepKey, questionKey } = context.body;
   return (await context.state.files.find(context.company.companyKey, 'session', session.id)).filter((f) => f.stepKey === stepKey && f.questionKey === questionKey);
 }
@@ -31,7 +31,7 @@ async function questionFiles(context: Context, session: Session): Promise<Attach
  * The file named by `filename` (a fileId from upload-file). Our choice: it must belong to the request's
  * session, step and question, else `wrong-parameters`, as an unknown ID.
  */
-async function namedFile(context: Context, session: Session): Promise<Attachment> {
+async function namedFile(context: Context<'getFile' | 'deleteFile'>, session: Session): Promise<Attachment> {
   const file = await context.state.files.get(context.company.companyKey, String(context.body.filename));
   if (!file || file.sessionId !== session.id || file.stepKey !== context.body.stepKey || file.questionKey !== context.body.questionKey) refuse(context, 'wrong-parameters');
   return file;
