@@ -1,14 +1,17 @@
 // `npm start` and `npm run dev`: their flags (read before anything is built), the ports they choose, and
 // mocks that survive the request that used to end Prism (issue 14, W1).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portOffsets, portsFrom, serveAll, serveProgram } from './serve-all.mjs';
+import { portOffsets, portsFrom, sandboxFrom, serveAll, serveProgram } from './serve-all.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`scripts/${script}`, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-standby', '--help'];
+const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-standby', '--memory', '--data', '--database', '--admin-token', '--quiet', '--help'];
 
 describe.each([
   ['start.mjs', 'npm start --'],
@@ -109,4 +112,40 @@ describe('what npm start serves', () => {
     const groups = await fetch(`${current}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' });
     expect(groups.status).toBe(200);
   });
+});
+
+describe('the sandbox of npm run dev, across a reload', () => {
+  it('keeps its PGlite data through a reload, logs one line per request, and POST /sandbox/reset still empties the company', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'serve-all-data-'));
+    const written: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((text: string) => (written.push(String(text)), true)) as typeof process.stdout.write;
+    const log = console.log;
+    console.log = (line: string) => written.push(`${line}\n`);
+    let served: Awaited<ReturnType<typeof serveAll>> | undefined;
+    try {
+      const base = await freeBase();
+      served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), standby: false, sandbox: sandboxFrom({ data }) });
+      served.printUrls();
+      const key = 'ck_test_sandbox_demo_key_0000';
+      const call = (path: string, body: Record<string, unknown>) =>
+        fetch(served!.sandboxUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: key, ...body }) }).then((r) => r.json() as Promise<any>);
+      const added = await call('/add-blacklist-record', { query: { reason: 'kept', documentNumber: 'DEV-1' } });
+      await served.reload();
+      expect((await call('/list-blacklist-records', { query: {} })).result.data).toEqual([{ id: added.result, reason: 'kept', documentNumber: 'DEV-1' }]);
+      expect(await call('/sandbox/reset', {})).toEqual({ result: true });
+      expect((await call('/list-blacklist-records', { query: {} })).result.total).toBe(0);
+      // Lines are written once per turn of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const text = written.join('');
+      expect(text).toContain(`Sandbox data                     PGlite in ${data}`);
+      expect(text).toMatch(/^sandbox {2}POST \/add-blacklist-record addBlacklistRecord 200 [\d.]+ms "Demo company"$/m);
+      expect(text.split('\n').filter((line) => line.startsWith('sandbox  ')).join('\n')).not.toContain(key);
+    } finally {
+      process.stdout.write = write;
+      console.log = log;
+      await served?.stop();
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
