@@ -3,7 +3,7 @@
 // for the size of the face in it.
 import { refuse } from '../codes.js';
 import type { TypedHandlers } from '../context.js';
-import { decodeBase64 } from '../media/data-uri.js';
+import { decodeBase64, withoutLineBreaks } from '../media/data-uri.js';
 import { hashNumber } from '../media/hash.js';
 import { jpegSize } from '../media/jpeg.js';
 import { isJpeg } from '../media/sniff.js';
@@ -55,7 +55,7 @@ export const biometricsHandlers: TypedHandlers = {
    * with one of our status labels; a live video has no statuses.
    */
   async checkSpoofing(context) {
-    const text = typeof context.body.file === 'string' ? context.body.file.replace(/[\r\n]/g, '') : '';
+    const text = typeof context.body.file === 'string' ? withoutLineBreaks(context.body.file) : '';
     const bytes = decodeBase64(text);
     if (!bytes || bytes.length === 0) refuse(context, 'wrong-parameters');
     // A video of megabytes takes tens of ms to decode and as many to hash: two turns, not one.

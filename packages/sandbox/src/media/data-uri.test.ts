@@ -1,6 +1,6 @@
 // A file decoded ahead in pieces must be exactly what decoding it in one go gives, refusals included.
 import { describe, expect, it } from 'vitest';
-import { decodeAhead, decodeBase64, parseDataUri } from './data-uri.js';
+import { decodeAhead, decodeBase64, parseDataUri, withoutLineBreaks } from './data-uri.js';
 
 /** What decodeBase64 gives without a decoded-ahead result: the rule every piece-wise result must match. */
 function inOneGo(text: string): Uint8Array | undefined {
@@ -59,5 +59,27 @@ describe('decodeAhead', () => {
     const forget = await decodeAhead(uri);
     expect(parseDataUri(uri)).toBeUndefined();
     forget();
+  });
+});
+
+describe('withoutLineBreaks', () => {
+  it('takes out the line breaks of wrapped base64, and gives back the very string without any', () => {
+    expect(withoutLineBreaks('QUJD\r\nREVG\nR0hJ')).toBe('QUJDREVGR0hJ');
+    const plain = base64Of(3000);
+    expect(withoutLineBreaks(plain)).toBe(plain);
+  });
+
+  it('finds wrapped base64 decoded ahead: the handler gets the bytes without decoding again', async () => {
+    const plain = base64Of(megabyte * 2);
+    const wrapped = plain.replace(/.{76}/g, '$&\r\n');
+    const forget = await decodeAhead(wrapped);
+    // Compared as booleans: expect() formats megabytes of text or bytes even when they match.
+    const joined = withoutLineBreaks(wrapped);
+    expect(joined === plain).toBe(true);
+    const found = decodeBase64(joined)!;
+    expect(decodeBase64(joined) === found).toBe(true);
+    expect(same(found, inOneGo(plain))).toBe(true);
+    forget();
+    expect(decodeBase64(withoutLineBreaks(wrapped)) === found).toBe(false);
   });
 });
