@@ -5,7 +5,7 @@
 import type { Current } from '@idv-toolkit/types';
 import { loadDocument } from './spec.js';
 
-type Schemas = { BlacklistRecord: Current.BlacklistRecord; Group: Current.Group; User: Current.User };
+type Schemas = { BlacklistRecord: Current.BlacklistRecord; Group: Current.Group; MonitoringRecord: Current.MonitoringRecord; User: Current.User };
 export type ShownSchema = keyof Schemas;
 
 let schemas: Record<string, { properties?: Record<string, unknown> }> | undefined;

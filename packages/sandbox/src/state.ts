@@ -45,7 +45,8 @@ export type User = Current.User &
   Required<Pick<Current.CreateUserRequest, 'emailVerified'>>;
 /** A group as listed, its members always stored (an empty list for none). */
 export type Group = Current.Group & Required<Pick<Current.Group, 'memberUserIds'>>;
-export type MonitoringQuery = { id: string; fullName: string; birthdayTimeFrom?: string; createdAt: number; lastUpdatedDate?: string; key?: string };
+/** A monitored name as listed, plus the query that made it and when (`key`: the duplicate rule's). */
+export type MonitoringQuery = Current.MonitoringRecord & Pick<Current.ScreeningQuery, 'birthdayTimeFrom'> & { createdAt: number; key?: string };
 
 export type Collections = {
   sessions: Collection<Session>;

@@ -151,6 +151,13 @@ describe('monitoring', () => {
     expect((await records()).data).toEqual([{ id, fullName: 'Quorbix Zendralyn' }]);
   });
 
+  it('keeps the record\'s own fields whatever the query sends under their names', async () => {
+    const query = { fullName: 'Quorbix Zendralyn', id: 'mon_mine', lastUpdatedDate: '2020-01-01T00:00:00.000Z' };
+    const { result: id } = await t.a.monitorScreeningQuery({ query } as never);
+    expect(id).not.toBe('mon_mine');
+    expect((await records()).data).toEqual([{ id, fullName: 'Quorbix Zendralyn' }]);
+  });
+
   it('gives already-exists for a person already monitored, and leaves the list unchanged', async () => {
     await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova', birthdayTimeFrom: '1980-01-01T00:00:00Z' } });
     for (const fullName of ['Testavia Sampleova', 'SAMPLEOVA  testavia', 'Tëstavia Sampleova']) {

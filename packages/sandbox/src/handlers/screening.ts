@@ -5,6 +5,7 @@
 import { refuse } from '../codes.js';
 import type { Context, TypedHandlers } from '../context.js';
 import type { MonitoringQuery } from '../state.js';
+import { pickSchema, shown } from '../shown.js';
 import { Duplicate } from '../store.js';
 import { searchWatchlist } from '../screening/search.js';
 import { nameTokens } from '../screening/transliterate.js';
@@ -99,11 +100,14 @@ export const screeningHandlers: TypedHandlers = {
     const matchIds = searchWatchlist(query.fullName, monitoringThreshold, day).map((hit) => hit.entry.personId);
     const now = context.clock.now();
     const record: Monitored = {
+      // A property that both the query and the MonitoringRecord schema gain is stored and listed with no code change.
+      ...(pickSchema('MonitoringRecord', query) as Partial<Monitored>),
       id: context.ids.next('mon'),
       fullName: query.fullName.trim(),
       ...(query.birthdayTimeFrom !== undefined ? { birthdayTimeFrom: query.birthdayTimeFrom } : {}),
       createdAt: now,
-      ...(matchIds.length ? { lastUpdatedDate: new Date(now).toISOString() } : {}),
+      // Monitoring's own, whatever the query holds.
+      lastUpdatedDate: matchIds.length ? new Date(now).toISOString() : undefined,
       key,
       matchIds,
     };
@@ -130,7 +134,7 @@ export const screeningHandlers: TypedHandlers = {
     if (after !== undefined && Number.isNaN(after)) badInput(context);
     paid(context);
     const records = (await context.state.monitoring.list(context.company.companyKey)).filter((record) => after === undefined || (record.lastUpdatedDate !== undefined && Date.parse(record.lastUpdatedDate) > after));
-    const data = page(records, start, limit).map((r) => ({ id: r.id, fullName: r.fullName, ...(r.lastUpdatedDate ? { lastUpdatedDate: r.lastUpdatedDate } : {}) }));
+    const data = page(records, start, limit).map((record) => shown('MonitoringRecord', record));
     return { json: { result: { start, limit, total: records.length, data } } };
   },
 

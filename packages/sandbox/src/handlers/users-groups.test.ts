@@ -124,6 +124,13 @@ describe('groups', () => {
     expect((await t.a.listGroups()).result[1]).toEqual({ id: bare.id, name: 'Bare', memberUserIds: [] });
   });
 
+  it('keeps the group\'s own fields whatever the request sends under their names', async () => {
+    const made = await t.a.makeGroup({ name: 'Own', id: 'grp_mine', memberUserIds: ['usr_nobody'] } as never);
+    expect(made.result.id).not.toBe('grp_mine');
+    await t.a.changeGroup({ groupId: made.result.id, id: 'grp_mine', memberUserIds: ['usr_nobody'] } as never);
+    expect((await t.a.listGroups()).result).toEqual([{ id: made.result.id, name: 'Own', memberUserIds: [] }]);
+  });
+
   it('refuses members that are not users of the company with wrong-parameters on memberIds', async () => {
     const { result: theirs } = await t.b.createUser({ email: 'b@example.com', password });
     expect(await errorBody(t.a.makeGroup({ name: 'G', memberIds: ['usr_ffffffffffffffff'] }))).toEqual({ argumentError: 'wrong-parameters', errorSourceGroup: 'memberIds' });

@@ -98,7 +98,7 @@ describe('a data directory', () => {
     await db.close();
     db = await openPglite(dir);
     state = sqlState(db, defaultLimits);
-    expect(await state.users.find(a, 'email', 'x@example.org')).toEqual([{ id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['admin'], emailVerified: true }]);
+    expect(await state.users.find(a, 'email', 'x@example.org')).toEqual([{ id: 'usr_1', username: 'x@example.org', email: 'x@example.org', roles: ['administrator'], emailVerified: true }]);
     expect([...(await state.files.get(a, 'file_1'))!.bytes]).toEqual([1, 2, 3]);
     expect(await state.users.count(a)).toBe(1);
     expect(await migrate(db)).toEqual([]);
