@@ -17,7 +17,8 @@ const writes = [
   'begin', 'deleteSession', 'monitorScreeningQuery', 'removeScreeningQueryFromMonitoring', 'addBlacklistRecord',
   'removeBlacklistRecord', 'endVideoCall', 'uploadFile', 'deleteFile', 'makeGroup', 'changeGroup', 'deleteGroup',
   'createUser', 'deleteUser', 'legacyBegin', 'legacyDelete', 'sandboxCompleteSession', 'sandboxRequestAdditionalInformation',
-  'sandboxSetVideoCallStatus', 'sandboxChangeWatchlistEntry', 'sandboxRaiseEvent',
+  'sandboxSetVideoCallStatus', 'sandboxChangeWatchlistEntry', 'sandboxRaiseEvent', 'sandboxExpireSession', 'sandboxResendCallback',
+  'sandboxUnblockAddress',
 ];
 // Lookups in an outside source that may be charged per request (our choice, said in their descriptions).
 const chargedLookups = ['getTrustedDatabaseRecord', 'checkInRegistry'];
@@ -32,6 +33,9 @@ const safeToRetry = [
   'legacyGetPassport', 'legacyGetFace', 'legacyGetFaceVideo', 'legacyGetFaceDocument', 'legacyGetGeneralDocument',
   'legacyExtractCardFront', 'legacyExtractCardBack', 'legacyExtractLicenseFront', 'legacyExtractLicenseBack',
   'legacyExtractResidenceFront', 'legacyExtractResidenceBack', 'legacyExtractPassport', 'sandboxReset', 'sandboxListCallbacks',
+  'sandboxListRequests', 'sandboxGetRequest', 'sandboxListSessions', 'sandboxGetSession', 'sandboxGetCallbackDelivery', 'sandboxListRateLimit',
+  // setting delivery to paused (or running) twice leaves it as once
+  'sandboxSetCallbackDelivery',
 ];
 
 describe('retry safety (x-idempotent)', () => {

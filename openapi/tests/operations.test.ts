@@ -23,7 +23,10 @@ const webhookNames = [
   'one-time-password-request', 'share-session-link-via-sms', 'share-session-link-via-email',
   'email-one-time-password-request', 'session-change', 'video-call-status-update',
 ];
-const sandboxPaths = ['complete-session', 'request-additional-information', 'reset', 'callbacks', 'set-video-call-status', 'change-watchlist-entry', 'raise-event'].map((p) => `/sandbox/${p}`);
+const sandboxPaths = ['complete-session', 'request-additional-information', 'reset', 'callbacks', 'set-video-call-status', 'change-watchlist-entry', 'raise-event',
+  // the console's operations: everything it shows or does goes through one of these
+  'list-requests', 'get-request', 'list-sessions', 'get-session', 'expire-session', 'resend-callback', 'get-callback-delivery',
+  'set-callback-delivery', 'list-rate-limit', 'unblock-address'].map((p) => `/sandbox/${p}`);
 const companyKeyField = { current: 'companyKey', legacy: 'company_key', sandbox: 'companyKey' } as const;
 const serverVariable = { current: 'base_url', legacy: 'legacy_base_url', sandbox: 'sandbox_url' } as const;
 const errorKeys = ['argumentError', 'error', 'internalError'];

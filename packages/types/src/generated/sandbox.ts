@@ -784,10 +784,10 @@ export interface components {
         /** SandboxConsoleError */
         SandboxConsoleError: {
             /**
-             * @description `wrong-parameters`: a field is missing or malformed. `invalid-company-key`: no sandbox company has this key. `not-found`: the company has no such record (request, callback, or blocked address).
+             * @description `wrong-parameters`: a field is missing or malformed. `invalid-company-key`: no sandbox company has this key.
              * @enum {string}
              */
-            argumentError: "wrong-parameters" | "invalid-company-key" | "not-found";
+            argumentError: "wrong-parameters" | "invalid-company-key";
         };
         /**
          * SandboxGetRequestRequest
@@ -807,6 +807,14 @@ export interface components {
         /** SandboxGetRequestResponse */
         SandboxGetRequestResponse: {
             result: components["schemas"]["SandboxLoggedRequest"];
+        };
+        /** SandboxConsoleLookupError */
+        SandboxConsoleLookupError: {
+            /**
+             * @description `wrong-parameters`: a field is missing or malformed. `invalid-company-key`: no sandbox company has this key. `not-found`: the company has no such record (request, callback, or blocked address).
+             * @enum {string}
+             */
+            argumentError: "wrong-parameters" | "invalid-company-key" | "not-found";
         };
         /**
          * SandboxListSessionsRequest
@@ -1061,6 +1069,7 @@ export type SandboxListRequestsResponse = components['schemas']['SandboxListRequ
 export type SandboxConsoleError = components['schemas']['SandboxConsoleError'];
 export type SandboxGetRequestRequest = components['schemas']['SandboxGetRequestRequest'];
 export type SandboxGetRequestResponse = components['schemas']['SandboxGetRequestResponse'];
+export type SandboxConsoleLookupError = components['schemas']['SandboxConsoleLookupError'];
 export type SandboxListSessionsRequest = components['schemas']['SandboxListSessionsRequest'];
 export type SandboxSessionSummary = components['schemas']['SandboxSessionSummary'];
 export type SandboxListSessionsResponse = components['schemas']['SandboxListSessionsResponse'];
@@ -1375,7 +1384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SandboxConsoleError"];
+                    "application/json": components["schemas"]["SandboxConsoleLookupError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
@@ -1511,7 +1520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SandboxConsoleError"];
+                    "application/json": components["schemas"]["SandboxConsoleLookupError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
@@ -1647,7 +1656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SandboxConsoleError"];
+                    "application/json": components["schemas"]["SandboxConsoleLookupError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
