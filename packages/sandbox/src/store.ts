@@ -94,18 +94,28 @@ export function keyedMutex() {
   };
 }
 
-type Entry<T> = { record: T; size: number; keys: Record<string, readonly string[]> };
+/** A stored record, its charged size, and the keys it was indexed under (by index number: a handler may change the record itself). */
+type Entry<T> = { record: T; size: number; keys: (readonly string[])[] };
 
 /** A memory collection, with `clear` for the state's resets. */
 export type MemoryCollection<T> = Collection<T> & { clear(company?: string): void };
 
+/**
+ * The IDs under one key of an index: one ID alone (the usual case, no container), or a Set of them
+ * once a second record shares the key (a Set keeps insertion order).
+ */
+type Ids = string | Set<string>;
+
 export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: Budget } = {}): MemoryCollection<T> {
   const { maxPerCompany = Infinity, budget, sizeOf = () => 0, indexes = {}, unique = [] } = options;
   const indexNames = Object.keys(indexes);
+  const indexFns = indexNames.map((name) => indexes[name]!);
+  const uniqueAt = unique.map((name) => indexNames.indexOf(name));
   const byCompany = new Map<string, Map<string, Entry<T>>>();
   const owners = new Map<string, string>();
-  // index name -> company -> key -> ids (a Set keeps insertion order)
-  const lookups = new Map<string, Map<string, Map<string, Set<string>>>>(indexNames.map((name) => [name, new Map()]));
+  // One flat map per index, `company\0key` -> IDs: no map or set per company and key to build and collect.
+  const lookups: Map<string, Ids>[] = indexNames.map(() => new Map());
+  const slot = (company: string, key: string) => `${company}\0${key}`;
 
   const partition = (company: string) => {
     let records = byCompany.get(company);
@@ -113,38 +123,58 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     return records;
   };
   const unindex = (company: string, id: string, entry: Entry<T>) => {
-    for (const name of indexNames) {
-      const keys = lookups.get(name)!.get(company);
-      for (const key of entry.keys[name]!) {
-        const ids = keys?.get(key);
-        ids?.delete(id);
-        if (ids?.size === 0) keys!.delete(key);
+    for (let at = 0; at < lookups.length; at++) {
+      const lookup = lookups[at]!;
+      for (const key of entry.keys[at]!) {
+        const where = slot(company, key);
+        const ids = lookup.get(where);
+        if (ids === undefined) continue;
+        if (typeof ids === 'string') {
+          if (ids === id) lookup.delete(where);
+        } else {
+          ids.delete(id);
+          if (ids.size === 1) lookup.set(where, ids.values().next().value as string);
+          else if (ids.size === 0) lookup.delete(where);
+        }
       }
     }
   };
-  const taken = (company: string, id: string, keys: Record<string, readonly string[]>) =>
-    unique.find((name) => keys[name]!.some((key) => [...(lookups.get(name)!.get(company)?.get(key) ?? [])].some((other) => other !== id)));
+  const holdsOther = (ids: Ids | undefined, id: string) => {
+    if (ids === undefined) return false;
+    if (typeof ids === 'string') return ids !== id;
+    for (const other of ids) if (other !== id) return true;
+    return false;
+  };
+  const taken = (company: string, id: string, keys: (readonly string[])[]) => {
+    for (let u = 0; u < uniqueAt.length; u++) {
+      const at = uniqueAt[u]!;
+      for (const key of keys[at]!) if (holdsOther(lookups[at]!.get(slot(company, key)), id)) return unique[u];
+    }
+    return undefined;
+  };
 
   const put = (company: string, id: string, record: T) => {
     const records = partition(company);
     const old = records.get(id);
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
-    const keys = Object.fromEntries(indexNames.map((name) => [name, indexes[name]!(record)]));
-    const clash = unique.length ? taken(company, id, keys) : undefined;
+    const keys: (readonly string[])[] = new Array(indexFns.length);
+    for (let at = 0; at < indexFns.length; at++) keys[at] = indexFns[at]!(record);
+    const clash = uniqueAt.length ? taken(company, id, keys) : undefined;
     if (clash !== undefined) throw new Duplicate(clash);
     const size = sizeOf(record);
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
     if (old) unindex(company, id, old);
     records.set(id, { record, size, keys });
     owners.set(id, company);
-    for (const name of indexNames) {
-      const companies = lookups.get(name)!;
-      let byKey = companies.get(company);
-      if (!byKey) companies.set(company, (byKey = new Map()));
-      for (const key of keys[name]!) {
-        let ids = byKey.get(key);
-        if (!ids) byKey.set(key, (ids = new Set()));
-        ids.add(id);
+    for (let at = 0; at < lookups.length; at++) {
+      const lookup = lookups[at]!;
+      for (const key of keys[at]!) {
+        const where = slot(company, key);
+        const ids = lookup.get(where);
+        if (ids === undefined) lookup.set(where, id);
+        else if (typeof ids === 'string') {
+          if (ids !== id) lookup.set(where, new Set([ids, id]));
+        } else ids.add(id);
       }
     }
   };
@@ -168,9 +198,12 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     return out;
   };
   const find = (company: string, index: string, key: string) => {
-    const ids = lookups.get(index)?.get(company)?.get(key);
+    const at = indexNames.indexOf(index);
+    const ids = at < 0 ? undefined : lookups[at]!.get(slot(company, key));
     const records = byCompany.get(company);
-    return ids && records ? [...ids].map((id) => records.get(id)!.record) : [];
+    if (ids === undefined || !records) return [];
+    if (typeof ids === 'string') return [records.get(ids)!.record];
+    return [...ids].map((id) => records.get(id)!.record);
   };
 
   // Async by signature only: each method does its work before returning a settled promise.
@@ -187,15 +220,15 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       if (company === undefined) {
         byCompany.clear();
         owners.clear();
-        for (const lookup of lookups.values()) lookup.clear();
+        for (const lookup of lookups) lookup.clear();
         return; // the caller clears the shared budget once for every collection
       }
       for (const [id, entry] of byCompany.get(company) ?? []) {
         owners.delete(id);
+        unindex(company, id, entry);
         budget?.refund(company, entry.size);
       }
       byCompany.delete(company);
-      for (const lookup of lookups.values()) lookup.delete(company);
     },
   };
 }

@@ -29,40 +29,55 @@ export type RequestRing = {
 /** Entries the ring keeps (our choice: 1,000, as the spec says). */
 export const ringSize = 1000;
 
-/** Copies the first `maxKeptBytes` of what passes, counting all of it. */
-function keeper() {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let size = 0;
-  return {
-    add(chunk: unknown, encoding?: unknown) {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      // Counts everything but copies only what is kept: a 16 MiB upload costs a 16 KiB copy.
-      if (typeof chunk === 'string') {
-        const enc = (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding;
-        size += Buffer.byteLength(chunk, enc);
-        if (kept < maxKeptBytes) {
-          const part = Buffer.from(chunk.slice(0, maxKeptBytes - kept), enc).subarray(0, maxKeptBytes - kept);
-          chunks.push(part);
-          kept += part.length;
-        }
+/**
+ * The first `maxKeptBytes` of a body, copied into a buffer that is reused: the buffers travel between a
+ * request in flight and the ring slot it ends in (swapped, not copied), so a request allocates nothing
+ * here once the ring is full, and nothing the request log keeps is new garbage for the collector.
+ */
+class Kept {
+  bytes: Buffer = Buffer.allocUnsafeSlow(1024);
+  length = 0;
+  size = 0;
+  reset() {
+    this.length = 0;
+    this.size = 0;
+  }
+  private room(wanted: number) {
+    if (this.length + wanted <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.min(maxKeptBytes, Math.max(this.bytes.length * 2, this.length + wanted)));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+  add(chunk: unknown, encoding?: unknown) {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const free = maxKeptBytes - this.length;
+    // Counts everything but copies only what is kept: a 16 MiB upload costs a 16 KiB copy.
+    if (typeof chunk === 'string') {
+      const enc = (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding;
+      if (free <= 0) {
+        this.size += Buffer.byteLength(chunk, enc);
         return;
       }
-      const view = chunk as Uint8Array;
-      size += view.byteLength;
-      if (kept < maxKeptBytes) {
-        const part = Buffer.from(view.subarray(0, maxKeptBytes - kept));
-        chunks.push(part);
-        kept += part.length;
-      }
-    },
-    get bytes() {
-      return Buffer.concat(chunks);
-    },
-    get size() {
-      return size;
-    },
-  };
+      // A UTF-8 character takes at most 3 bytes per UTF-16 unit: a string that surely fits is counted by its copy.
+      const fits = enc === 'utf8' && chunk.length * 3 <= free;
+      this.room(fits ? chunk.length * 3 : free);
+      const written = this.bytes.write(chunk, this.length, Math.min(free, this.bytes.length - this.length), enc);
+      this.length += written;
+      this.size += fits ? written : Buffer.byteLength(chunk, enc);
+      return;
+    }
+    const view = chunk as Uint8Array;
+    this.size += view.byteLength;
+    if (free <= 0) return;
+    const part = Math.min(free, view.byteLength);
+    this.room(part);
+    this.bytes.set(part === view.byteLength ? view : view.subarray(0, part), this.length);
+    this.length += part;
+  }
+  /** A copy of what is kept, for whoever holds on to it. */
+  copy(): Buffer {
+    return Buffer.from(this.bytes.subarray(0, this.length));
+  }
 }
 
 const apiOf = (path: string): LoggedRequest['api'] => (path.startsWith('/sandbox/') ? 'sandbox' : path.startsWith('/external-api/') ? 'legacy' : path.startsWith('/widget') ? 'applicant-page' : 'current');
@@ -128,6 +143,36 @@ export function describe(id: string, raw: Raw, secrets: readonly string[]): Logg
   };
 }
 
+/** A request in flight: pooled, like its buffers. */
+type Flight = { push: IncomingMessage['push']; writeHead: unknown; write: unknown; end: unknown; started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; incoming: Kept; outgoing: Kept };
+
+/**
+ * One place of the ring: plain fields and references the request had anyway (its strings), refilled in
+ * place by each request that ends there. An entry is made of it (`item`) only when it is read.
+ */
+type Slot = {
+  seq: number;
+  time: number;
+  method: string;
+  path: string;
+  operation: string | null;
+  status: number;
+  durationMs: number;
+  sourceIp: string;
+  url: string;
+  companyName: string | undefined;
+  requestType: string | undefined;
+  responseType: string | undefined;
+  incoming: Kept;
+  outgoing: Kept;
+  item: RingEntry | undefined;
+  companyKey: string | undefined;
+  companyKnown: boolean;
+};
+
+const flightOf = Symbol('request-ring flight');
+type Tapped = { [flightOf]?: Flight };
+
 export function createRequestRing({
   companies,
   secrets,
@@ -142,106 +187,187 @@ export function createRequestRing({
   /** Also hands each request, as kept, to a shared log (request-log-sql.ts). */
   onRecord?: (raw: Raw, companyKey: string | undefined) => void;
 }): RequestRing {
-  const ring: RingEntry[] = [];
-  const byId = new Map<string, RingEntry>();
-  // The IDs of `ring`, in step: reading an entry's ID would describe it (parse and redact its bodies).
-  const ids: string[] = [];
+  const slots: Slot[] = [];
   const listeners = new Set<(entry: RingEntry) => void>();
   let next = 0;
+  const pool: Flight[] = [];
 
   const keysByName = new Map<string, string[]>();
   for (const company of companies.values()) keysByName.set(company.name, [...(keysByName.get(company.name) ?? []), company.companyKey]);
   /** The key of the company server.ts named; the body tells apart companies that share a name. */
-  function companyOf(name: string | undefined, raw: Raw): string | undefined {
+  function companyOf(name: string | undefined, requestBytes: Buffer, requestType: string | undefined): string | undefined {
     const keys = name === undefined ? undefined : keysByName.get(name);
     if (!keys || keys.length <= 1) return keys?.[0];
-    const fields = fieldsOf(raw.requestBytes, raw.requestType);
+    const fields = fieldsOf(requestBytes, requestType);
     const key = fields.companyKey ?? fields.company_key;
     return typeof key === 'string' && keys.includes(key) ? key : keys[0];
   }
-
-  function add(raw: Raw, companyName: string | undefined) {
-    const id = `req_${String(++next).padStart(6, '0')}`;
+  const keyOf = (slot: Slot): string | undefined => {
+    if (!slot.companyKnown) {
+      slot.companyKey = companyOf(slot.companyName, slot.incoming.bytes.subarray(0, slot.incoming.length), slot.requestType);
+      slot.companyKnown = true;
+    }
+    return slot.companyKey;
+  };
+  const idOf = (seq: number) => `req_${String(seq).padStart(6, '0')}`;
+  /** What a slot holds, copied out of it: it stays right after the slot is reused. */
+  const rawOf = (slot: Slot): Raw => ({
+    time: new Date(slot.time).toISOString(),
+    method: slot.method,
+    path: slot.path,
+    operation: slot.operation,
+    status: slot.status,
+    durationMs: slot.durationMs,
+    sourceIp: slot.sourceIp,
+    query: slot.url.split('?')[1] ?? '',
+    requestType: slot.requestType,
+    requestBytes: slot.incoming.copy(),
+    requestSize: slot.incoming.size,
+    responseType: slot.responseType,
+    responseBytes: slot.outgoing.copy(),
+    responseSize: slot.outgoing.size,
+  });
+  function itemOf(slot: Slot): RingEntry {
+    if (slot.item) return slot.item;
+    const id = idOf(slot.seq);
+    const raw = rawOf(slot);
     let entry: LoggedRequest | undefined;
     // The entry (bodies decoded, pretty-printed and redacted) is made when first read, not on the request's path.
-    const item: RingEntry = {
-      companyKey: companyOf(companyName, raw),
-      sourceIp: raw.sourceIp,
+    return (slot.item = {
+      companyKey: keyOf(slot),
+      sourceIp: slot.sourceIp,
       get entry() {
         return (entry ??= describe(id, raw, secrets));
       },
-    };
-    ring.push(item);
-    byId.set(id, item);
-    ids.push(id);
-    if (ring.length > size) {
-      ring.shift();
-      byId.delete(ids.shift()!);
+    });
+  }
+  /** The slot of entry number `seq`, if the ring still holds it. */
+  const slotOf = (seq: number): Slot | undefined => {
+    const slot = slots[(seq - 1) % size];
+    return slot && slot.seq === seq ? slot : undefined;
+  };
+
+  function finish(req: IncomingMessage, res: ServerResponse, flight: Flight) {
+    const seq = ++next;
+    const at = (seq - 1) % size;
+    let slot = slots[at];
+    if (!slot) {
+      slot = { seq, time: 0, method: '', path: '', operation: null, status: 0, durationMs: 0, sourceIp: '', url: '', companyName: undefined, requestType: undefined, responseType: undefined, incoming: new Kept(), outgoing: new Kept(), item: undefined, companyKey: undefined, companyKnown: false };
+      slots[at] = slot;
     }
-    onRecord?.(raw, item.companyKey);
-    for (const listener of listeners) listener(item);
+    const responseType = res.getHeader('content-type');
+    slot.seq = seq;
+    slot.time = flight.time;
+    slot.method = req.method ?? '-';
+    slot.path = flight.path ?? '-';
+    slot.operation = flight.trace.operation ?? null;
+    slot.status = res.statusCode;
+    slot.durationMs = Math.round((performance.now() - flight.started) * 10) / 10;
+    slot.sourceIp = req.socket.remoteAddress ?? '';
+    slot.url = req.url ?? '';
+    slot.companyName = flight.trace.company;
+    slot.requestType = req.headers['content-type'];
+    slot.responseType = typeof responseType === 'string' ? responseType : flight.writtenType;
+    slot.item = undefined;
+    slot.companyKey = undefined;
+    slot.companyKnown = false;
+    // The slot takes the flight's buffers and the flight the slot's old ones, for the next request.
+    const { incoming, outgoing } = slot;
+    slot.incoming = flight.incoming;
+    slot.outgoing = flight.outgoing;
+    flight.incoming = incoming;
+    flight.outgoing = outgoing;
+    flight.trace = noTrace;
+    flight.path = undefined;
+    pool.push(flight);
+    if (onRecord) onRecord(rawOf(slot), keyOf(slot));
+    if (listeners.size > 0) {
+      const item = itemOf(slot);
+      for (const listener of listeners) listener(item);
+    }
+  }
+
+  // One set of functions for every request (the request's state hangs on it): no closures per request.
+  function push(this: IncomingMessage & Tapped, chunk: unknown, encoding?: BufferEncoding) {
+    const flight = this[flightOf]!;
+    flight.incoming.add(chunk, encoding);
+    return flight.push.call(this, chunk as Buffer, encoding);
+  }
+  // Headers given to writeHead are not readable by getHeader afterwards: note the content type there.
+  function writeHead(this: ServerResponse & Tapped, ...args: unknown[]) {
+    const flight = this[flightOf]!;
+    if (flight) {
+      for (const arg of args) {
+        if (arg === null || typeof arg !== 'object') continue;
+        if (Array.isArray(arg)) break;
+        for (const name in arg as Record<string, unknown>) {
+          if (name.length !== 12 || name.toLowerCase() !== 'content-type') continue;
+          const value = (arg as Record<string, unknown>)[name];
+          if (typeof value === 'string') flight.writtenType = value;
+          break;
+        }
+        break;
+      }
+    }
+    return (this[flightOf]!.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  }
+  function write(this: ServerResponse & Tapped, chunk: unknown, ...rest: unknown[]) {
+    const flight = this[flightOf]!;
+    flight.outgoing.add(chunk, rest[0]);
+    return (flight.write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  }
+  function end(this: ServerResponse & Tapped, chunk?: unknown, ...rest: unknown[]) {
+    const flight = this[flightOf]!;
+    flight.outgoing.add(chunk, rest[0]);
+    return (flight.end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  }
+  function finished(this: ServerResponse & Tapped & { req: IncomingMessage }) {
+    const flight = this[flightOf];
+    if (!flight) return;
+    // The request and answer get their own methods back (a late call finds nothing to log into).
+    const req = this.req as IncomingMessage & Tapped;
+    req.push = flight.push;
+    this.writeHead = flight.writeHead as ServerResponse['writeHead'];
+    this.write = flight.write as ServerResponse['write'];
+    this.end = flight.end as ServerResponse['end'];
+    this[flightOf] = undefined;
+    req[flightOf] = undefined;
+    finish(req, this, flight);
   }
 
   return {
     tap(req, res, trace, path) {
-      const started = performance.now();
-      const time = new Date(clock.now()).toISOString();
-      const incoming = keeper();
-      const outgoing = keeper();
+      const flight = pool.pop() ?? { push: req.push, writeHead: res.writeHead, write: res.write, end: res.end, started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
+      flight.push = req.push;
+      flight.writeHead = res.writeHead;
+      flight.write = res.write;
+      flight.end = res.end;
+      flight.started = performance.now();
+      flight.time = clock.now();
+      flight.trace = trace;
+      flight.path = path;
+      flight.writtenType = undefined;
+      flight.incoming.reset();
+      flight.outgoing.reset();
+      (req as IncomingMessage & Tapped)[flightOf] = flight;
+      (res as ServerResponse & Tapped)[flightOf] = flight;
       // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
-      const push = req.push;
-      req.push = function (chunk: unknown, encoding?: BufferEncoding) {
-        incoming.add(chunk, encoding);
-        return push.call(this, chunk as Buffer, encoding);
-      };
-      // Headers given to writeHead are not readable by getHeader afterwards: note the content type there.
-      let writtenType: string | undefined;
-      const writeHead = res.writeHead;
-      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-        const headers = args.find((arg) => arg !== null && typeof arg === 'object') as Record<string, unknown> | undefined;
-        const type = headers && !Array.isArray(headers) ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] : undefined;
-        if (typeof type === 'string') writtenType = type;
-        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-      } as ServerResponse['writeHead'];
-      const write = res.write;
-      const end = res.end;
-      res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-        outgoing.add(chunk, rest[0]);
-        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-      } as ServerResponse['write'];
-      res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-        outgoing.add(chunk, rest[0]);
-        return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-      } as ServerResponse['end'];
-      res.once('finish', () => {
-        const responseType = res.getHeader('content-type');
-        const raw: Raw = {
-          time,
-          method: req.method ?? '-',
-          path: path ?? '-',
-          operation: trace.operation ?? null,
-          status: res.statusCode,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          sourceIp: req.socket.remoteAddress ?? '',
-          query: (req.url ?? '').split('?')[1] ?? '',
-          requestType: req.headers['content-type'],
-          requestBytes: incoming.bytes,
-          requestSize: incoming.size,
-          responseType: typeof responseType === 'string' ? responseType : writtenType,
-          responseBytes: outgoing.bytes,
-          responseSize: outgoing.size,
-        };
-        add(raw, trace.company);
-      });
+      req.push = push;
+      res.writeHead = writeHead as ServerResponse['writeHead'];
+      res.write = write as ServerResponse['write'];
+      res.end = end as ServerResponse['end'];
+      res.once('finish', finished);
     },
     list(companyKey, filter = {}) {
       const out: RingEntry[] = [];
       const limit = filter.limit ?? 100;
       const text = filter.text?.toLowerCase();
-      for (let i = ring.length - 1; i >= 0 && out.length < limit; i--) {
-        const item = ring[i]!;
+      for (let seq = next; seq > 0 && out.length < limit; seq--) {
+        const slot = slotOf(seq);
+        if (!slot) break;
+        if (companyKey !== undefined && keyOf(slot) !== companyKey) continue;
+        const item = itemOf(slot);
         const { entry } = item;
-        if (companyKey !== undefined && item.companyKey !== companyKey) continue;
         if (filter.operation && entry.operation !== filter.operation) continue;
         if (filter.status !== undefined && entry.status !== filter.status) continue;
         if (filter.sessionId && entry.sessionId !== filter.sessionId) continue;
@@ -250,9 +376,17 @@ export function createRequestRing({
       }
       return out;
     },
-    get: (id) => byId.get(id),
+    get(id) {
+      const match = /^req_(\d+)$/.exec(id);
+      const seq = match ? Number(match[1]) : NaN;
+      if (!Number.isSafeInteger(seq) || seq < 1 || idOf(seq) !== id) return undefined;
+      const slot = slotOf(seq);
+      return slot && itemOf(slot);
+    },
     addresses(companyKey) {
-      return new Set(ring.filter((item) => companyKey === undefined || item.companyKey === companyKey).map((item) => item.sourceIp));
+      const out = new Set<string>();
+      for (const slot of slots) if (companyKey === undefined || keyOf(slot) === companyKey) out.add(slot.sourceIp);
+      return out;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -260,3 +394,5 @@ export function createRequestRing({
     },
   };
 }
+
+const noTrace: Trace = {};
