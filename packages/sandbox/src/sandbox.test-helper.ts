@@ -2,7 +2,7 @@
 import { createClient, createLegacyClient, createSandboxClient } from '@idv-toolkit/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach, expect, inject } from 'vitest';
 import { loadDocument } from './spec.js';
 import { manualClock } from './clock.js';
 import { companiesFrom, demoSessionConfigs } from './companies.js';
@@ -19,11 +19,16 @@ async function storeUnderTest(): Promise<Database | undefined> {
   const store = process.env.SANDBOX_TEST_STORE;
   if (store === undefined || store === 'memory') return undefined;
   if (store === 'pglite') return (testDatabase ??= import('./sql/pglite.js').then(({ openPglite }) => openPglite()));
-  if (store === 'postgres' && process.env.SANDBOX_TEST_DATABASE_URL) {
+  if (store === 'postgres') {
+    // Without a URL: a database of the file's own on the project's throwaway cluster (pg-cluster.test-helper.ts).
     const url = process.env.SANDBOX_TEST_DATABASE_URL;
-    return (testDatabase ??= import('./sql/postgres.js').then(({ openPostgres }) => openPostgres(url)));
+    return (testDatabase ??= (async () => {
+      const { openPostgres } = await import('./sql/postgres.js');
+      const { createTestDatabase } = await import('./sql/pg-cluster.test-helper.js');
+      return openPostgres(url ?? (await createTestDatabase(inject('postgresUrl'))));
+    })());
   }
-  throw new Error(`SANDBOX_TEST_STORE=${store}: use memory, pglite, or postgres with SANDBOX_TEST_DATABASE_URL`);
+  throw new Error(`SANDBOX_TEST_STORE=${store}: use memory, pglite or postgres`);
 }
 
 export const keyA = 'ck_test_company_a_0000';

@@ -1,0 +1,3 @@
+import { storeProject } from './vitest.store-project.js';
+
+export default storeProject('pglite');
