@@ -61,3 +61,7 @@ for (const [operation, name] of [['add', 'add-blacklist-record'], ['list', 'list
   );
 }
 console.log(`(medians of ${sandbox.rounds} alternating rounds of ${sandbox.seconds} s of wrk with ${sandbox.connections} connections, each server in its own process)`);
+
+// Issue 15: memory, PGlite and PostgreSQL (one and two instances) side by side against Prism and bare node:http.
+const { storesBench, storesReport } = await import('../bench/stores.bench.mjs');
+for (const line of storesReport(await storesBench())) console.log(line);
