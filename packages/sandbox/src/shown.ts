@@ -23,14 +23,26 @@ export function schemaProperties(name: string, document?: { components?: { schem
   return names;
 }
 
+type Picker = (source: Record<string, unknown>) => Record<string, unknown>;
+const pickers = new Map<string, Picker>();
+
+/**
+ * A function that copies the schema's properties by name, one statement each (built once per schema):
+ * every answer then has the same shape and each read is a plain property access, where a loop over the
+ * names reads and writes by computed key (issue 14's sandbox bench: list-blacklist-records).
+ */
+function pickerOf(names: readonly string[]): Picker {
+  const body = names
+    .map((name) => `v = s[${JSON.stringify(name)}]; if (v !== undefined) p[${JSON.stringify(name)}] = Array.isArray(v) ? v.slice() : v;`)
+    .join('\n');
+  return new Function('s', `const p = {};\nlet v;\n${body}\nreturn p;`) as Picker;
+}
+
 /** The fields of `source` that the schema `name` describes (lists copied): what a record takes from a request, or shows of itself. */
 export function pickSchema(name: ShownSchema, source: Record<string, unknown>): Record<string, unknown> {
-  const picked: Record<string, unknown> = {};
-  for (const property of schemaProperties(name)) {
-    const value = source[property];
-    if (value !== undefined) picked[property] = Array.isArray(value) ? [...value] : value;
-  }
-  return picked;
+  let pick = pickers.get(name);
+  if (!pick) pickers.set(name, (pick = pickerOf(schemaProperties(name))));
+  return pick(source);
 }
 
 /** A stored record as the interface shows it: each property of its schema that the record has. */

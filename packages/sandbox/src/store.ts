@@ -113,9 +113,14 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const uniqueAt = unique.map((name) => indexNames.indexOf(name));
   const byCompany = new Map<string, Map<string, Entry<T>>>();
   const owners = new Map<string, string>();
-  // One flat map per index, `company\0key` -> IDs: no map or set per company and key to build and collect.
-  const lookups: Map<string, Ids>[] = indexNames.map(() => new Map());
-  const slot = (company: string, key: string) => `${company}\0${key}`;
+  // Per index, company -> key -> IDs: a map per company (made once), none per key unless two records share it.
+  const lookups: Map<string, Map<string, Ids>>[] = indexNames.map(() => new Map());
+  const keysOf = (at: number, company: string) => {
+    const companies = lookups[at]!;
+    let byKey = companies.get(company);
+    if (!byKey) companies.set(company, (byKey = new Map()));
+    return byKey;
+  };
 
   const partition = (company: string) => {
     let records = byCompany.get(company);
@@ -124,17 +129,17 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   };
   const unindex = (company: string, id: string, entry: Entry<T>) => {
     for (let at = 0; at < lookups.length; at++) {
-      const lookup = lookups[at]!;
+      const lookup = lookups[at]!.get(company);
+      if (!lookup) continue;
       for (const key of entry.keys[at]!) {
-        const where = slot(company, key);
-        const ids = lookup.get(where);
+        const ids = lookup.get(key);
         if (ids === undefined) continue;
         if (typeof ids === 'string') {
-          if (ids === id) lookup.delete(where);
+          if (ids === id) lookup.delete(key);
         } else {
           ids.delete(id);
-          if (ids.size === 1) lookup.set(where, ids.values().next().value as string);
-          else if (ids.size === 0) lookup.delete(where);
+          if (ids.size === 1) lookup.set(key, ids.values().next().value as string);
+          else if (ids.size === 0) lookup.delete(key);
         }
       }
     }
@@ -148,7 +153,8 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const taken = (company: string, id: string, keys: (readonly string[])[]) => {
     for (let u = 0; u < uniqueAt.length; u++) {
       const at = uniqueAt[u]!;
-      for (const key of keys[at]!) if (holdsOther(lookups[at]!.get(slot(company, key)), id)) return unique[u];
+      const lookup = lookups[at]!.get(company);
+      if (lookup) for (const key of keys[at]!) if (holdsOther(lookup.get(key), id)) return unique[u];
     }
     return undefined;
   };
@@ -167,13 +173,12 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     records.set(id, { record, size, keys });
     owners.set(id, company);
     for (let at = 0; at < lookups.length; at++) {
-      const lookup = lookups[at]!;
+      const lookup = keysOf(at, company);
       for (const key of keys[at]!) {
-        const where = slot(company, key);
-        const ids = lookup.get(where);
-        if (ids === undefined) lookup.set(where, id);
+        const ids = lookup.get(key);
+        if (ids === undefined) lookup.set(key, id);
         else if (typeof ids === 'string') {
-          if (ids !== id) lookup.set(where, new Set([ids, id]));
+          if (ids !== id) lookup.set(key, new Set([ids, id]));
         } else ids.add(id);
       }
     }
@@ -199,7 +204,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   };
   const find = (company: string, index: string, key: string) => {
     const at = indexNames.indexOf(index);
-    const ids = at < 0 ? undefined : lookups[at]!.get(slot(company, key));
+    const ids = at < 0 ? undefined : lookups[at]!.get(company)?.get(key);
     const records = byCompany.get(company);
     if (ids === undefined || !records) return [];
     if (typeof ids === 'string') return [records.get(ids)!.record];
@@ -225,10 +230,10 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       }
       for (const [id, entry] of byCompany.get(company) ?? []) {
         owners.delete(id);
-        unindex(company, id, entry);
         budget?.refund(company, entry.size);
       }
       byCompany.delete(company);
+      for (const lookup of lookups) lookup.delete(company);
     },
   };
 }
