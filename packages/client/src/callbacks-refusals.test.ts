@@ -80,6 +80,9 @@ describe('the size limit', () => {
     ['the first and the last pairs (U+10000, U+10FFFF)', '\ud800\udc00\udbff\udfff'],
     ['a lone high surrogate before a letter (3 bytes as sent)', '\ud800a'],
     ['a lone low surrogate (3 bytes as sent)', '\udc00a'],
+    ['a 3-byte character before a lone low surrogate', '€\udc00'],
+    ['U+E000 before a lone low surrogate', '\ue000\udc00'],
+    ['a lone high surrogate before a 2-byte character', '\ud800é'],
   ])('counts %s in bytes', (_name, text) => {
     // Built by hand: JSON.stringify would escape a lone surrogate into six ASCII characters.
     const body = `{"callbackApiKey":"${callbackApiKey}","type":"session-change","sessionId":"s-${text}","result":"APPROVED"}`;
