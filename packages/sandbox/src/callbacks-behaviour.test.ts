@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { demoSessionConfigs } from './companies.js';
 import { adminToken, callbackKeyA, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
 
-type Hit = { body: Record<string, any>; at: number };
+type Hit = { body: Record<string, any>; at: number; method: string; type: string | undefined };
 type Reply = (hit: Hit, index: number, res: ServerResponse) => void;
 
 let receivers: Server[] = [];
@@ -36,7 +36,7 @@ async function startReceiver(reply: Reply) {
     let text = '';
     req.on('data', (chunk) => (text += chunk));
     req.on('end', () => {
-      const hit = { body: JSON.parse(text), at: performance.now() };
+      const hit = { body: JSON.parse(text), at: performance.now(), method: req.method!, type: req.headers['content-type'] };
       hits.push(hit);
       reply(hit, hits.length - 1, res);
     });
@@ -92,6 +92,7 @@ describe('what counts as delivered', () => {
     const id = await finished();
     await t!.sandbox.dispatcher.idle();
     expect(receiver.hits.map((hit) => hit.body)).toEqual([{ callbackApiKey: callbackKeyA, type: 'session-change', sessionId: id, result: 'APPROVED' }]);
+    expect(receiver.hits.map((hit) => [hit.method, hit.type])).toEqual([['POST', 'application/json']]);
     expect((await logOf()).map((entry) => [entry.attempt, entry.outcome, entry.status])).toEqual([[1, 'delivered', code]]);
   });
 
@@ -312,6 +313,7 @@ describe('the bounds', () => {
       [3, 1, 'failed', null],
     ]);
     ids.push(await finished());
+    expect((await logOf()).at(-1)!.payload).toEqual({ callbackApiKey: '[redacted]', type: 'session-change', sessionId: ids[4], result: 'APPROVED' });
     expect(await summary()).toEqual([
       [2, 1, 'failed', null],
       [3, 1, 'failed', null],
