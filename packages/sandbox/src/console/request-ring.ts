@@ -311,15 +311,16 @@ export function createRequestRing({
     }
     return (this[flightOf]!.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   }
-  function write(this: ServerResponse & Tapped, chunk: unknown, ...rest: unknown[]) {
+  // Passed on as `arguments`: a rest parameter would be an array per call.
+  function write(this: ServerResponse & Tapped, chunk: unknown, encoding?: unknown) {
     const flight = this[flightOf]!;
-    flight.outgoing.add(chunk, rest[0]);
-    return (flight.write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    flight.outgoing.add(chunk, encoding);
+    return (flight.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
   }
-  function end(this: ServerResponse & Tapped, chunk?: unknown, ...rest: unknown[]) {
+  function end(this: ServerResponse & Tapped, chunk?: unknown, encoding?: unknown) {
     const flight = this[flightOf]!;
-    flight.outgoing.add(chunk, rest[0]);
-    return (flight.end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+    flight.outgoing.add(chunk, encoding);
+    return (flight.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
   }
   function finished(this: ServerResponse & Tapped & { req: IncomingMessage }) {
     const flight = this[flightOf];
@@ -356,7 +357,8 @@ export function createRequestRing({
       res.writeHead = writeHead as ServerResponse['writeHead'];
       res.write = write as ServerResponse['write'];
       res.end = end as ServerResponse['end'];
-      res.once('finish', finished);
+      // `on`, not `once` (a wrapper per request): 'finish' comes once, and `finished` ignores a request it no longer tracks.
+      res.on('finish', finished);
     },
     list(companyKey, filter = {}) {
       const out: RingEntry[] = [];
