@@ -264,6 +264,17 @@ describe('order', () => {
     expect(receiver.hits.map((hit) => hit.body.result)).toEqual(['ADDITIONAL_INFORMATION_REQUESTED', 'ADDITIONAL_INFORMATION_REQUESTED', 'REJECTED']);
   });
 
+  it('the next event of a session does not wait a back-off after the one before had its last attempt', async () => {
+    const receiver = await startReceiver((hit, _index, res) => res.writeHead(hit.body.result === 'ADDITIONAL_INFORMATION_REQUESTED' ? 500 : 200).end());
+    // One attempt only, and a back-off of up to an hour that a retry would wait: nothing should wait it.
+    await start(receiver.url, { ...fast, maxAttempts: 1, baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 });
+    const { id } = await t!.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t!.control.requestAdditionalInformation({ sessionId: id });
+    await t!.control.completeSession({ sessionId: id, result: 'rejected' });
+    await until(() => receiver.hits.length === 2, 'the next event to arrive', 3_000);
+    expect(receiver.hits.map((hit) => hit.body.result)).toEqual(['ADDITIONAL_INFORMATION_REQUESTED', 'REJECTED']);
+  });
+
   it('other sessions and companies do not wait for a session whose receiver is slow to answer', async () => {
     let first: ServerResponse | undefined;
     const receiver = await startReceiver((_hit, index, res) => {

@@ -108,7 +108,8 @@ function createMemoryDispatcher({ clock, random, nextId, policy = defaultDeliver
         return entry.outcome;
       });
       if (outcome === 'delivered' || outcome === 'dropped') return;
-      await sleep(backoffMs(policy, attempt, random));
+      // After the last attempt the event is given up at once: the session's next event must not wait a back-off.
+      if (attempt < policy.maxAttempts) await sleep(backoffMs(policy, attempt, random));
     }
   }
 
