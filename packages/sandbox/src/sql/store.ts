@@ -35,13 +35,15 @@ type Row = { data: string; bytes: Uint8Array | null };
  * spells U+0000 as U+0001 U+0002 and U+0001 as U+0001 U+0001 (distinct keys stay distinct). Records go
  * to a `json` column, which keeps the JSON text as written: key order, and NUL as its escape.
  */
+/** The inverse of `safe`: an ID as the caller gave it. */
+export const unsafe = (text: string) => (text.includes('\u0001') ? text.replace(/\u0001([\u0001\u0002])/g, (_, c: string) => (c === '\u0002' ? '\u0000' : '\u0001')) : text);
 const safe = (text: string) => (/[\u0000\u0001]/.test(text) ? text.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0001')) : text);
 
 const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => {
   const { bytes, ...rest } = record as Record<string, unknown>;
   return bytes instanceof Uint8Array ? { data: JSON.stringify(rest), bytes } : { data: JSON.stringify(record), bytes: null };
 };
-const decode = <T>(row: Row): T => {
+export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
   return (row.bytes ? { ...data, bytes: new Uint8Array(row.bytes) } : data) as T;
 };
@@ -190,6 +192,9 @@ function collectionsOn(context: Context): Collections {
     files: sqlCollection('files', specs.files, context),
   };
 }
+
+/** The collections inside an open transaction `tx` (the caller serialised the company): for the PGlite mirror's commits. */
+export const sqlCollectionsIn = (tx: Database, limits: Limits): Collections => collectionsOn({ db: tx, locked: true, limits, ready: async () => {} });
 
 /**
  * The sandbox's state in a PGlite or PostgreSQL database. Migrations run before the first statement
