@@ -31,12 +31,14 @@ const open = async (dir?: string) => {
 };
 /** The database, counting its transactions and failing them on demand. */
 const watched = (db: Database) => {
-  const watch = { transactions: 0, fail: false };
+  const watch = { transactions: 0, fail: false, hold: undefined as Promise<void> | undefined };
   const database: Database = {
     ...db,
-    transaction: (work) => {
+    transaction: async (work) => {
       watch.transactions++;
-      return watch.fail ? Promise.reject(new Error('disk full (a test)')) : db.transaction(work);
+      await watch.hold;
+      if (watch.fail) throw new Error('disk full (a test)');
+      return db.transaction(work);
     },
   };
   return { database, watch };
@@ -135,5 +137,36 @@ describe('the PGlite memory mirror', () => {
       (await tx.users.get(a, 'usr_0'))!.emailVerified = true;
     });
     expect((await state.users.get(a, 'usr_0'))!.emailVerified).toBe(false);
+  }, 120_000);
+
+  it("starts a company's next transaction on its writes still being committed, answers it after them, and fails it with them", async () => {
+    const { database, watch } = watched(await open());
+    const state = mirroredState(database, defaultLimits);
+    await state.users.count(a);
+    let release!: () => void;
+    watch.hold = new Promise((resolve) => (release = resolve));
+    const first = state.users.put(a, 'usr_1', user('usr_1', 'x@example.org'));
+    const outcomes: string[] = [];
+    const second = state.transaction(a, async (tx) => (await tx.users.find(a, 'email', 'x@example.org')).map((u) => u.id)).then((ids) => (outcomes.push('second'), ids));
+    const third = state.transaction(a, (tx) => tx.users.put(a, 'usr_2', user('usr_2', 'y@example.org')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Not on disk yet: nobody outside sees it, and nothing is answered.
+    expect(await state.users.get(a, 'usr_1')).toBeUndefined();
+    expect(outcomes).toEqual([]);
+    watch.fail = true;
+    release();
+    await expect(first).rejects.toThrow('disk full (a test)');
+    await expect(second).rejects.toThrow('an earlier write of this company failed');
+    await expect(third).rejects.toThrow();
+    expect(await state.users.list(a)).toEqual([]);
+    watch.fail = false;
+    watch.hold = new Promise((resolve) => (release = resolve));
+    const again = state.users.put(a, 'usr_1', user('usr_1', 'x@example.org'));
+    const seen = state.transaction(a, async (tx) => (await tx.users.find(a, 'email', 'x@example.org')).map((u) => u.id));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await again;
+    expect(await seen).toEqual(['usr_1']);
+    expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1']);
   }, 120_000);
 });

@@ -74,8 +74,11 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   const ready = () => (loaded ? undefined : (loading ??= load()));
 
   // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one.
-  type Job = { kind: 'write'; company: string; ops: Op[]; done: (error?: unknown) => void } | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
+  type Write = { kind: 'write'; company: string; ops: Op[]; after?: Write; failed?: boolean; settled: Promise<void>; done: (error?: unknown) => void };
+  type Job = Write | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
   const queue: Job[] = [];
+  /** Per company, its writes queued or in a commit, oldest first: the company's next transaction builds on them. */
+  const unconfirmed = new Map<string, Write[]>();
   let flushing: Promise<void> | undefined;
   const writeOps = async (tx: Database, ops: Op[]) => {
     const sql = sqlCollectionsIn(tx, limits);
@@ -85,88 +88,130 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       else await collection.put(op.company, op.id, op.record);
     }
   };
-  const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
-  const drain = async () => {
-    {
-      while (queue.length) {
-        const first = queue[0]!;
-        if (first.kind === 'clear') {
-          queue.shift();
-          try {
-            await direct.clear(first.company);
-            for (const name of collectionNames) mirrors[name].memory.clear(first.company);
-            budget.clear(first.company);
-            first.done();
-          } catch (error) {
-            first.done(error);
-          }
-          continue;
-        }
-        const group: Extract<Job, { kind: 'write' }>[] = [];
-        while (queue[0]?.kind === 'write') group.push(queue.shift() as Extract<Job, { kind: 'write' }>);
-        let failed = false;
-        try {
-          await db.transaction(async (tx) => {
-            for (const job of group) await writeOps(tx, job.ops);
-          });
-          mirrorOptions.onCommit?.(group.length);
-        } catch {
-          failed = true;
-        }
-        if (failed && group.length > 1) {
-          // One transaction's writes failed and took the group with it: each on its own, each its own answer.
-          for (const job of group) {
-            try {
-              await db.transaction((tx) => writeOps(tx, job.ops));
-              mirrorOptions.onCommit?.(1);
-              await settle(job);
-            } catch (error) {
-              job.done(error);
-            }
-          }
-        } else if (failed) {
-          const job = group[0]!;
-          try {
-            await db.transaction((tx) => writeOps(tx, job.ops));
-            mirrorOptions.onCommit?.(1);
-            await settle(job);
-          } catch (error) {
-            job.done(error);
-          }
-        } else for (const job of group) await settle(job);
-      }
-    }
+  const forget = (job: Write) => {
+    const jobs = unconfirmed.get(job.company)!;
+    jobs.splice(jobs.indexOf(job), 1);
+    if (!jobs.length) unconfirmed.delete(job.company);
   };
   /** The commit resolved: memory gets the writes, then the caller its answer. */
-  const settle = async (job: Extract<Job, { kind: 'write' }>) => {
+  const settle = async (job: Write) => {
     try {
       for (const op of job.ops) await apply(op);
       job.done();
     } catch (error) {
       // Memory refused what the database took: the checks differ (a bug); the caller is told.
       job.done(error);
+    } finally {
+      forget(job);
+    }
+  };
+  const fail = (job: Write, error: unknown) => {
+    job.failed = true;
+    forget(job);
+    job.done(error);
+  };
+  const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
+  const drain = async () => {
+    while (queue.length) {
+      const first = queue[0]!;
+      if (first.kind === 'clear') {
+        queue.shift();
+        try {
+          await direct.clear(first.company);
+          for (const name of collectionNames) mirrors[name].memory.clear(first.company);
+          budget.clear(first.company);
+          first.done();
+        } catch (error) {
+          first.done(error);
+        }
+        continue;
+      }
+      const group: Write[] = [];
+      while (queue[0]?.kind === 'write') {
+        const job = queue.shift() as Write;
+        // A write built on a failed one of its company (it read what never happened) fails with it.
+        if (job.after?.failed) fail(job, new Error('an earlier write of this company failed'));
+        else group.push(job);
+      }
+      if (!group.length) continue;
+      try {
+        await db.transaction(async (tx) => {
+          for (const job of group) await writeOps(tx, job.ops);
+        });
+        mirrorOptions.onCommit?.(group.length);
+        for (const job of group) await settle(job);
+        continue;
+      } catch (error) {
+        if (group.length === 1) {
+          fail(group[0]!, error);
+          continue;
+        }
+      }
+      // One transaction's writes failed and took the group with it: each on its own, each its own answer.
+      for (const job of group) {
+        // A write built on a failed one of its company (it read what never happened) fails with it.
+        if (job.after?.failed) {
+          fail(job, new Error('an earlier write of this company failed'));
+          continue;
+        }
+        try {
+          await db.transaction((tx) => writeOps(tx, job.ops));
+          mirrorOptions.onCommit?.(1);
+          await settle(job);
+        } catch (error) {
+          fail(job, error);
+        }
+      }
     }
   };
   const enqueue = (job: { kind: 'write'; company: string; ops: Op[] } | { kind: 'clear'; company?: string }) =>
     new Promise<void>((resolve, reject) => {
-      queue.push({ ...job, done: (error) => (error === undefined ? resolve() : reject(error)) } as Job);
+      let settledNow!: () => void;
+      const settled = new Promise<void>((resolve) => (settledNow = resolve));
+      const queued = { ...job, settled, done: (error?: unknown) => (settledNow(), error === undefined ? resolve() : reject(error)) } as Job;
+      if (queued.kind === 'write') {
+        const jobs = unconfirmed.get(queued.company) ?? [];
+        queued.after = jobs.at(-1);
+        jobs.push(queued);
+        unconfirmed.set(queued.company, jobs);
+      }
+      queue.push(queued);
       void flush();
     });
 
+  /**
+   * The company's mutex covers the work and the queueing, not the commit: its next transaction starts at
+   * once, on top of the writes still being committed (so a request per company need not wait a commit
+   * for the one before it, and its writes join the same group commit when they can). Its answer still
+   * waits for its own commit, which comes after theirs.
+   */
   const transaction = async <T>(company: string, work: (tx: Collections) => Promise<T>): Promise<T> => {
     await ready();
-    return exclusive(company, async () => {
+    let committed: Promise<void> | undefined;
+    let seen: Write[] = [];
+    const result = await exclusive(company, async () => {
       const buffer = overlay(company);
+      seen = [...(unconfirmed.get(company) ?? [])];
+      for (const job of seen) for (const op of job.ops) await buffer.replay(op);
       const result = await work(buffer.collections);
-      if (buffer.ops.length) await enqueue({ kind: 'write', company, ops: buffer.ops });
+      if (buffer.ops.length) committed = enqueue({ kind: 'write', company, ops: buffer.ops });
       return result;
     });
+    // The same promise a transaction without writes would wait for: the company's earlier writes.
+    if (committed) await committed;
+    else if (seen.length) {
+      // It read writes still being committed: it answers once they are on disk, and fails if one failed.
+      await Promise.all(seen.map((job) => job.settled));
+      if (seen.some((job) => job.failed)) throw new Error('an earlier write of this company failed');
+    }
+    return result;
   };
 
   /** A transaction's view: memory with its own buffered writes on top, checked as memory would check them. */
   const overlay = (company: string) => {
     const ops: Op[] = [];
     const pending = new Map<Name, Map<string, Pending>>();
+    const replays = new Map<Name, (op: Op) => Promise<void>>();
     let pendingBytes = 0;
     const view = <T>(name: Name): Collection<T> => {
       const mirror = mirrors[name] as Mirror<T>;
@@ -241,6 +286,20 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         writesOf().set(id, { record, size, existed: old ? old.existed : exists, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
         ops.push({ name, company: c, id, record });
       };
+      /** A write of an earlier, unconfirmed transaction of the company: already checked, seen but not written again. */
+      replays.set(name, async (op: Op) => {
+        const old = pending.get(name)?.get(op.id);
+        const before = old ? undefined : await memory.get(company, op.id);
+        const existed = old ? old.existed : before !== undefined;
+        if (op.record === undefined) {
+          pendingBytes -= old ? old.size : existed ? sizeOf(before as T) : 0;
+          writesOf().set(op.id, { record: undefined, size: 0, existed, moved: old?.moved ?? false });
+        } else {
+          const size = sizeOf(op.record as T);
+          pendingBytes += size - (old ? old.size : existed ? sizeOf(before as T) : 0);
+          writesOf().set(op.id, { record: op.record, size, existed, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
+        }
+      });
       const remove = async (c: string, id: string) => {
         const old = mine(c)?.get(id);
         const current = old ? (old.record as T | undefined) : await memory.get(c, id);
@@ -262,7 +321,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       };
     };
     const collections = Object.fromEntries(collectionNames.map((name) => [name, view(name)])) as unknown as Collections;
-    return { ops, collections };
+    return { ops, collections, replay: (op: Op) => replays.get(op.name)!(op) };
   };
 
   const root = Object.fromEntries(
