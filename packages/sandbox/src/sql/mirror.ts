@@ -19,7 +19,7 @@ import { collectionNames, collectionSpecs, type Collections, type State } from '
 import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
 import type { Database } from './database.js';
 import { migrate } from './migrations.js';
-import { decode, sqlCollectionsIn, sqlState, tableOf, unsafe } from './store.js';
+import { decode, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe } from './store.js';
 
 type Name = keyof Collections;
 /** One buffered write: a record put (`record`) or deleted (undefined), in the order written. */
@@ -85,7 +85,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     for (const op of ops) {
       const collection = sql[op.name] as Collection<unknown>;
       if (op.record === undefined) await collection.delete(op.company, op.id);
-      else await collection.put(op.company, op.id, op.record);
+      else await putChecked(tx, op.name, specs[op.name] as CollectionOptions<unknown>, op.company, op.id, op.record);
     }
   };
   const forget = (job: Write) => {
