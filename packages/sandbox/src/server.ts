@@ -24,6 +24,7 @@ import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, routeFinder, type Route } from './spec.js';
 import type { Database } from './sql/database.js';
+import { mirroredState } from './sql/mirror.js';
 import { sqlState } from './sql/store.js';
 import { memoryState, type Collections, type Session, type State } from './state.js';
 import { parseTarget } from './target.js';
@@ -55,6 +56,8 @@ export type SandboxOptions = {
    * before its first statement; the caller opened it and closes it. Without one, in memory.
    */
   database?: Database;
+  /** PGlite only: false reads and writes PGlite directly instead of through the memory mirror (sql/mirror.ts), to compare them. */
+  mirror?: boolean;
 };
 
 /** File fields longer than this are decoded ahead of their handler, in pieces (shorter ones take no time). */
@@ -119,7 +122,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const routes = buildRoutes();
   const findRoute = routeFinder(routes);
   const handlers = options.handlers ?? allHandlers;
-  const state: State = options.database ? sqlState(options.database, limits) : memoryState(limits);
+  // PGlite's directory belongs to this process alone, so memory mirrors it and answers reads (sql/mirror.ts).
+  const state: State = !options.database ? memoryState(limits) : options.database.kind === 'pglite' && options.mirror !== false ? mirroredState(options.database, limits) : sqlState(options.database, limits);
   const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses });
   let ids: Ids = createIds(seed);
   // Jitter and event IDs of callbacks from their own sequence, so that retries do not shift the IDs.

@@ -9,6 +9,7 @@ import { storeContract } from '../store-contract.test-helper.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { migrate, migrations, schemaVersion } from './migrations.js';
+import { mirroredState } from './mirror.js';
 import { sqlState } from './store.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPglite } from './pglite.js';
@@ -25,6 +26,11 @@ storeContract('PGlite', async (limits) => {
   const state = sqlState(await (shared ??= openPglite()), limits);
   await state.clear();
   return { state, close: async () => {} };
+});
+storeContract('PGlite mirrored in memory', async (limits) => {
+  const state = mirroredState(await (shared ??= openPglite()), limits);
+  await state.clear();
+  return { state, close: () => state.close() };
 });
 storeContract('PostgreSQL', async (limits) => {
   const state = sqlState(await (server ??= createTestDatabase(inject('postgresUrl')).then((url) => openPostgres(url))), limits);

@@ -35,13 +35,15 @@ type Row = { data: string; bytes: Uint8Array | null };
  * spells U+0000 as U+0001 U+0002 and U+0001 as U+0001 U+0001 (distinct keys stay distinct). Records go
  * to a `json` column, which keeps the JSON text as written: key order, and NUL as its escape.
  */
+/** The inverse of `safe`: an ID as the caller gave it. */
+export const unsafe = (text: string): string => (text.includes('\u0001') ? text.replace(/\u0001([\u0001\u0002])/g, (_, c: string) => (c === '\u0002' ? '\u0000' : '\u0001')) : text);
 const safe = (text: string) => (/[\u0000\u0001]/.test(text) ? text.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0001')) : text);
 
 const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => {
   const { bytes, ...rest } = record as Record<string, unknown>;
   return bytes instanceof Uint8Array ? { data: JSON.stringify(rest), bytes } : { data: JSON.stringify(record), bytes: null };
 };
-const decode = <T>(row: Row): T => {
+export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
   return (row.bytes ? { ...data, bytes: new Uint8Array(row.bytes) } : data) as T;
 };
@@ -190,6 +192,54 @@ function collectionsOn(context: Context): Collections {
     files: sqlCollection('files', specs.files, context),
   };
 }
+
+/**
+ * Stores a record whose caps, budget and unique keys the caller checked (the PGlite mirror, exact in its
+ * one process): one statement, where `put` takes two. The unique indexes still refuse a duplicate.
+ */
+export async function putChecked<T>(tx: Database, name: keyof Collections, options: CollectionOptions<T>, company: string, id: string, record: T): Promise<void> {
+  const table = tableOf[name];
+  const { sizeOf = () => 0, indexes = {}, unique = [] } = options;
+  const names: string[] = [];
+  const keys: string[] = [];
+  for (const index of Object.keys(indexes)) {
+    for (const key of indexes[index]!(record)) {
+      names.push(index);
+      keys.push(safe(key));
+    }
+  }
+  const { data, bytes } = encode(record);
+  try {
+    await tx.query(
+      `with old as (select size from ${table} where id = $1),
+       record as (
+         insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
+         on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
+       ),
+       stale as (
+         delete from ${table}_keys k where k.id = $1
+         and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
+       ),
+       fresh as (
+         insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
+         on conflict (company, name, key, id) do nothing
+       ),
+       usage as (
+         insert into company_usage (company, collection, records, bytes)
+         values ($2, $8, case when exists (select 1 from old) then 0 else 1 end, $3 - coalesce((select size from old), 0))
+         on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
+       )
+       select 1`,
+      [safe(id), company, sizeOf(record), data, bytes, names, keys, name],
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
+    throw error;
+  }
+}
+
+/** The collections inside an open transaction `tx` (the caller serialised the company): for the PGlite mirror's commits. */
+export const sqlCollectionsIn = (tx: Database, limits: Limits): Collections => collectionsOn({ db: tx, locked: true, limits, ready: async () => {} });
 
 /**
  * The sandbox's state in a PGlite or PostgreSQL database. Migrations run before the first statement

@@ -1,0 +1,360 @@
+/**
+ * PGlite's store: the SQL store's tables, read from a memory mirror. One process holds a PGlite directory
+ * (a lock file, store-choice.ts), so nothing else writes the tables and memory can answer every read:
+ * at open, every row is loaded into memory collections (store.ts: the same indexes, caps and byte budget).
+ *
+ * A company's transaction runs under its mutex against memory, its writes buffered in an overlay (what
+ * the transaction reads includes its own writes; nobody else sees them). When the work resolves, the
+ * buffered writes go to PGlite; transactions that finish while a PGlite commit is in flight are written
+ * together in the next one (group commit: one commit, one flush to disk, for many requests). Only when
+ * that commit resolves are the writes applied to memory and the caller answered, so a 200 is on disk,
+ * and a failed commit (or a throw in the work) leaves memory as it was. Unique keys, caps and the budget
+ * are checked in memory under the mutex (exact: one process); the SQL writes check them again.
+ *
+ * PostgreSQL, shared by instances, keeps the direct SQL store (store.ts): no instance could mirror it.
+ */
+import { StoreFull } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { collectionNames, collectionSpecs, type Collections, type State } from '../state.js';
+import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
+import type { Database } from './database.js';
+import { migrate } from './migrations.js';
+import { decode, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe } from './store.js';
+
+type Name = keyof Collections;
+/** One buffered write: a record put (`record`) or deleted (undefined), in the order written. */
+type Op = { name: Name; company: string; id: string; record: unknown };
+type Pending = { record: unknown; size: number; existed: boolean; moved: boolean };
+
+type Mirror<T> = { memory: MemoryCollection<T>; options: CollectionOptions<T>; idOf: WeakMap<object, string> };
+
+export type MirrorOptions = {
+  /** Called with each group commit's size: for tests and benches. */
+  onCommit?: (transactions: number) => void;
+};
+
+export function mirroredState(db: Database, limits: Limits, mirrorOptions: MirrorOptions = {}): State {
+  const specs = collectionSpecs(limits);
+  const budget = createBudget(limits.maxBytesPerCompany);
+  const mirrors = Object.fromEntries(
+    collectionNames.map((name) => [name, { memory: memoryCollection({ ...(specs[name] as CollectionOptions<unknown>), budget }), options: specs[name], idOf: new WeakMap() }]),
+  ) as { [K in Name]: Mirror<unknown> };
+  const exclusive = keyedMutex();
+  const direct = sqlState(db, limits);
+
+  /** Stores a committed (or loaded) record in memory, remembering its ID (lists hand out records, not IDs). */
+  const apply = async (op: Op) => {
+    const mirror = mirrors[op.name];
+    if (op.record === undefined) await mirror.memory.delete(op.company, op.id);
+    else {
+      await mirror.memory.put(op.company, op.id, op.record);
+      if (typeof op.record === 'object' && op.record !== null) mirror.idOf.set(op.record, op.id);
+    }
+  };
+
+  let loaded = false;
+  let loading: Promise<void> | undefined;
+  const load = async () => {
+    await migrate(db);
+    for (const name of collectionNames) {
+      const rows = await db.query<{ id: string; company: string; data: string; bytes: Uint8Array | null }>(`select id, company, data::text as data, bytes from ${tableOf[name]} order by seq`);
+      // A row the current limits refuse (they were lowered) still mirrors the table: loaded as it is.
+      for (const row of rows) await applyLoaded({ name, company: row.company, id: unsafe(row.id), record: decode(row) });
+    }
+    loaded = true;
+  };
+  const applyLoaded = async (op: Op) => {
+    try {
+      await apply(op);
+    } catch (error) {
+      if (!(error instanceof StoreFull || error instanceof Duplicate)) throw error;
+      process.emitWarning(`the PGlite store holds a record the limits refuse (${op.name} ${op.id}): kept on disk, not served`);
+    }
+  };
+  const ready = () => (loaded ? undefined : (loading ??= load()));
+
+  // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one.
+  type Write = { kind: 'write'; company: string; ops: Op[]; after?: Write; failed?: boolean; settled: Promise<void>; done: (error?: unknown) => void };
+  type Job = Write | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
+  const queue: Job[] = [];
+  /** Per company, its writes queued or in a commit, oldest first: the company's next transaction builds on them. */
+  const unconfirmed = new Map<string, Write[]>();
+  let flushing: Promise<void> | undefined;
+  const writeOps = async (tx: Database, ops: Op[]) => {
+    const sql = sqlCollectionsIn(tx, limits);
+    for (const op of ops) {
+      const collection = sql[op.name] as Collection<unknown>;
+      if (op.record === undefined) await collection.delete(op.company, op.id);
+      else await putChecked(tx, op.name, specs[op.name] as CollectionOptions<unknown>, op.company, op.id, op.record);
+    }
+  };
+  const forget = (job: Write) => {
+    const jobs = unconfirmed.get(job.company)!;
+    jobs.splice(jobs.indexOf(job), 1);
+    if (!jobs.length) unconfirmed.delete(job.company);
+  };
+  /** The commit resolved: memory gets the writes, then the caller its answer. */
+  const settle = async (job: Write) => {
+    try {
+      for (const op of job.ops) await apply(op);
+      job.done();
+    } catch (error) {
+      // Memory refused what the database took: the checks differ (a bug); the caller is told.
+      job.done(error);
+    } finally {
+      forget(job);
+    }
+  };
+  const fail = (job: Write, error: unknown) => {
+    job.failed = true;
+    forget(job);
+    job.done(error);
+  };
+  const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
+  const drain = async () => {
+    while (queue.length) {
+      const first = queue[0]!;
+      if (first.kind === 'clear') {
+        queue.shift();
+        try {
+          await direct.clear(first.company);
+          for (const name of collectionNames) mirrors[name].memory.clear(first.company);
+          budget.clear(first.company);
+          first.done();
+        } catch (error) {
+          first.done(error);
+        }
+        continue;
+      }
+      const group: Write[] = [];
+      while (queue[0]?.kind === 'write') {
+        const job = queue.shift() as Write;
+        // A write built on a failed one of its company (it read what never happened) fails with it.
+        if (job.after?.failed) fail(job, new Error('an earlier write of this company failed'));
+        else group.push(job);
+      }
+      if (!group.length) continue;
+      try {
+        await db.transaction(async (tx) => {
+          for (const job of group) await writeOps(tx, job.ops);
+        });
+        mirrorOptions.onCommit?.(group.length);
+        for (const job of group) await settle(job);
+        continue;
+      } catch (error) {
+        if (group.length === 1) {
+          fail(group[0]!, error);
+          continue;
+        }
+      }
+      // One transaction's writes failed and took the group with it: each on its own, each its own answer.
+      for (const job of group) {
+        // A write built on a failed one of its company (it read what never happened) fails with it.
+        if (job.after?.failed) {
+          fail(job, new Error('an earlier write of this company failed'));
+          continue;
+        }
+        try {
+          await db.transaction((tx) => writeOps(tx, job.ops));
+          mirrorOptions.onCommit?.(1);
+          await settle(job);
+        } catch (error) {
+          fail(job, error);
+        }
+      }
+    }
+  };
+  const enqueue = (job: { kind: 'write'; company: string; ops: Op[] } | { kind: 'clear'; company?: string }) =>
+    new Promise<void>((resolve, reject) => {
+      let settledNow!: () => void;
+      const settled = new Promise<void>((resolve) => (settledNow = resolve));
+      const queued = { ...job, settled, done: (error?: unknown) => (settledNow(), error === undefined ? resolve() : reject(error)) } as Job;
+      if (queued.kind === 'write') {
+        const jobs = unconfirmed.get(queued.company) ?? [];
+        queued.after = jobs.at(-1);
+        jobs.push(queued);
+        unconfirmed.set(queued.company, jobs);
+      }
+      queue.push(queued);
+      void flush();
+    });
+
+  /**
+   * The company's mutex covers the work and the queueing, not the commit: its next transaction starts at
+   * once, on top of the writes still being committed (so a request per company need not wait a commit
+   * for the one before it, and its writes join the same group commit when they can). Its answer still
+   * waits for its own commit, which comes after theirs.
+   */
+  const transaction = async <T>(company: string, work: (tx: Collections) => Promise<T>): Promise<T> => {
+    await ready();
+    let committed: Promise<void> | undefined;
+    let seen: Write[] = [];
+    const result = await exclusive(company, async () => {
+      const buffer = overlay(company);
+      seen = [...(unconfirmed.get(company) ?? [])];
+      for (const job of seen) for (const op of job.ops) await buffer.replay(op);
+      const result = await work(buffer.collections);
+      if (buffer.ops.length) committed = enqueue({ kind: 'write', company, ops: buffer.ops });
+      return result;
+    });
+    // The same promise a transaction without writes would wait for: the company's earlier writes.
+    if (committed) await committed;
+    else if (seen.length) {
+      // It read writes still being committed: it answers once they are on disk, and fails if one failed.
+      await Promise.all(seen.map((job) => job.settled));
+      if (seen.some((job) => job.failed)) throw new Error('an earlier write of this company failed');
+    }
+    return result;
+  };
+
+  /** A transaction's view: memory with its own buffered writes on top, checked as memory would check them. */
+  const overlay = (company: string) => {
+    const ops: Op[] = [];
+    const pending = new Map<Name, Map<string, Pending>>();
+    const replays = new Map<Name, (op: Op) => Promise<void>>();
+    let pendingBytes = 0;
+    const view = <T>(name: Name): Collection<T> => {
+      const mirror = mirrors[name] as Mirror<T>;
+      const { memory, options, idOf } = mirror;
+      const { maxPerCompany = Infinity, sizeOf = () => 0, indexes = {}, unique = [] } = options;
+      const mine = (c: string) => (c === company ? pending.get(name) : undefined);
+      /** The company's records in order, with the buffered writes applied (only when there are some). */
+      const entries = async (c: string): Promise<{ id: string; record: T }[]> => {
+        const writes = mine(c);
+        const base = (await memory.list(c)).map((record) => ({ id: idOf.get(record as object)!, record }));
+        if (!writes?.size) return base;
+        const out: { id: string; record: T }[] = [];
+        for (const entry of base) {
+          const write = writes.get(entry.id);
+          if (!write) out.push(entry);
+          else if (write.record !== undefined && !write.moved) out.push({ id: entry.id, record: write.record as T });
+        }
+        for (const [id, write] of writes) if (write.record !== undefined && (!write.existed || write.moved)) out.push({ id, record: write.record as T });
+        return out;
+      };
+      const copy = (record: T) => structuredClone(record);
+      const get = async (c: string, id: string) => {
+        const write = mine(c)?.get(id);
+        if (write) return write.record as T | undefined;
+        const stored = await memory.get(c, id);
+        return stored === undefined ? undefined : copy(stored);
+      };
+      const ownerOf = async (id: string) => {
+        const write = pending.get(name)?.get(id);
+        if (write) return write.record === undefined ? undefined : company;
+        return memory.ownerOf(id);
+      };
+      // Handed-out records are copies: a handler that changes one and then fails leaves memory as it was.
+      const list = async (c: string) => (await entries(c)).map((e) => copy(e.record));
+      const count = async (c: string) => (mine(c)?.size ? (await entries(c)).length : memory.count(c));
+      /** The IDs holding `key` in index `index`, this transaction's writes included. */
+      const holders = async (c: string, index: string, key: string) => {
+        const writes = mine(c);
+        const ids = (await memory.find(c, index, key)).map((record) => idOf.get(record as object)!).filter((id) => !writes?.has(id));
+        for (const [id, write] of writes ?? []) if (write.record !== undefined && indexes[index]?.(write.record as T).includes(key)) ids.push(id);
+        return ids;
+      };
+      const find = async (c: string, index: string, key: string) =>
+        mine(c)?.size ? (await entries(c)).filter((e) => indexes[index]?.(e.record).includes(key)).map((e) => copy(e.record)) : (await memory.find(c, index, key)).map(copy);
+      const writesOf = () => {
+        let writes = pending.get(name);
+        if (!writes) pending.set(name, (writes = new Map()));
+        return writes;
+      };
+      const put = async (c: string, id: string, record: T) => {
+        if (c !== company) throw new Error('a transaction of one company wrote another company\'s record');
+        const old = mine(c)?.get(id);
+        const oldRecord = old ? (old.record as T | undefined) : await memory.get(c, id);
+        const exists = oldRecord !== undefined;
+        if (!exists) {
+          const owner = await ownerOf(id);
+          if (owner !== undefined && owner !== c) throw new Error(`ID ${id} is another company's record: do not use --seed with a kept database`);
+          if ((await count(c)) >= maxPerCompany) throw StoreFull.instance;
+        }
+        for (const index of unique) {
+          for (const key of indexes[index]?.(record) ?? []) if ((await holders(c, index, key)).some((other) => other !== id)) throw new Duplicate(index);
+        }
+        const size = sizeOf(record);
+        const delta = size - (old ? old.size : exists ? sizeOf(oldRecord) : 0);
+        // The budget is shared by the company's collections: this transaction's earlier writes count too.
+        if (delta > 0 && pendingBytes + delta > 0) {
+          if (!budget.charge(c, pendingBytes + delta)) throw StoreFull.instance;
+          budget.refund(c, pendingBytes + delta);
+        }
+        pendingBytes += delta;
+        // `moved`: deleted and put again in this transaction, so it goes to the end of the order, as in memory.
+        writesOf().set(id, { record, size, existed: old ? old.existed : exists, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
+        ops.push({ name, company: c, id, record });
+      };
+      /** A write of an earlier, unconfirmed transaction of the company: already checked, seen but not written again. */
+      replays.set(name, async (op: Op) => {
+        const old = pending.get(name)?.get(op.id);
+        const before = old ? undefined : await memory.get(company, op.id);
+        const existed = old ? old.existed : before !== undefined;
+        if (op.record === undefined) {
+          pendingBytes -= old ? old.size : existed ? sizeOf(before as T) : 0;
+          writesOf().set(op.id, { record: undefined, size: 0, existed, moved: old?.moved ?? false });
+        } else {
+          const size = sizeOf(op.record as T);
+          pendingBytes += size - (old ? old.size : existed ? sizeOf(before as T) : 0);
+          writesOf().set(op.id, { record: op.record, size, existed, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
+        }
+      });
+      const remove = async (c: string, id: string) => {
+        const old = mine(c)?.get(id);
+        const current = old ? (old.record as T | undefined) : await memory.get(c, id);
+        if (current === undefined) return false;
+        pendingBytes -= old ? old.size : sizeOf(current);
+        writesOf().set(id, { record: undefined, size: 0, existed: old ? old.existed : true, moved: old?.moved ?? false });
+        ops.push({ name, company: c, id, record: undefined });
+        return true;
+      };
+      return {
+        get,
+        ownerOf,
+        list,
+        page: async (c, offset, limit) => (mine(c)?.size ? (await list(c)).slice(offset, offset + limit) : (await memory.page(c, offset, limit)).map(copy)),
+        count,
+        find,
+        put,
+        delete: remove,
+      };
+    };
+    const collections = Object.fromEntries(collectionNames.map((name) => [name, view(name)])) as unknown as Collections;
+    return { ops, collections, replay: (op: Op) => replays.get(op.name)!(op) };
+  };
+
+  const root = Object.fromEntries(
+    collectionNames.map((name) => {
+      const memory = mirrors[name].memory;
+      const collection: Collection<unknown> = {
+        get: async (company, id) => (await ready(), memory.get(company, id)),
+        ownerOf: async (id) => (await ready(), memory.ownerOf(id)),
+        list: async (company) => (await ready(), memory.list(company)),
+        page: async (company, offset, limit) => (await ready(), memory.page(company, offset, limit)),
+        count: async (company) => (await ready(), memory.count(company)),
+        find: async (company, index, key) => (await ready(), memory.find(company, index, key)),
+        // A write outside a transaction (a test, a script) is a transaction of its own.
+        put: (company, id, record) => transaction(company, (tx) => (tx[name] as Collection<unknown>).put(company, id, record)),
+        delete: (company, id) => transaction(company, (tx) => (tx[name] as Collection<unknown>).delete(company, id)),
+      };
+      return [name, collection];
+    }),
+  ) as unknown as Collections;
+
+  return {
+    kind: db.kind,
+    ...root,
+    transaction,
+    async clear(company?: string) {
+      await ready();
+      const run = () => enqueue({ kind: 'clear', company });
+      // A company's reset waits for its running transaction; a reset of everyone goes in commit order.
+      await (company === undefined ? run() : exclusive(company, run));
+    },
+    // What was acknowledged is committed already; a commit in flight finishes before the database closes.
+    async close() {
+      await flushing;
+    },
+  };
+}
