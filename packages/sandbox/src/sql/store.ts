@@ -43,6 +43,32 @@ const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => 
   const { bytes, ...rest } = record as Record<string, unknown>;
   return bytes instanceof Uint8Array ? { data: JSON.stringify(rest), bytes } : { data: JSON.stringify(record), bytes: null };
 };
+/**
+ * One statement that writes a record: the record, its keys (stale ones out, new ones in: unchanged ones
+ * stay, so nothing conflicts within the statement), and the company's usage (`usage`: the records and
+ * bytes it adds, as SQL). Parameters: $1 id, $2 company, $3 size, $4 data, $5 bytes, $6 index names,
+ * $7 keys, $8 collection. A PGlite statement costs a millisecond or more on a loaded machine.
+ */
+const writeRecordSql = (table: string, usage: string, before = '') =>
+  `with ${before}
+   record as (
+     insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
+     on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
+   ),
+   stale as (
+     delete from ${table}_keys k where k.id = $1
+     and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
+   ),
+   fresh as (
+     insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
+     on conflict (company, name, key, id) do nothing
+   ),
+   usage as (
+     insert into company_usage (company, collection, records, bytes) values ($2, $8, ${usage})
+     on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
+   )
+   select 1`;
+
 export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
   return (row.bytes ? { ...data, bytes: new Uint8Array(row.bytes) } : data) as T;
@@ -118,28 +144,10 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     const delta = size - (state!.old_size ?? 0);
     if (delta > 0 && Number(state!.bytes ?? 0) + delta > context.limits.maxBytesPerCompany) throw StoreFull.instance;
     const { data, bytes } = encode(record);
-    // One statement: the record, its keys (stale ones out, new ones in: unchanged ones stay, so nothing
-    // conflicts within the statement), and the company's usage. A PGlite statement costs a millisecond or
-    // more on a loaded machine; this write was five of them.
+    // One statement (writeRecordSql): this write was five of them.
     try {
       await tx.query(
-        `with record as (
-           insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
-           on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
-         ),
-         stale as (
-           delete from ${table}_keys k where k.id = $1
-           and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
-         ),
-         fresh as (
-           insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
-           on conflict (company, name, key, id) do nothing
-         ),
-         usage as (
-           insert into company_usage (company, collection, records, bytes) values ($2, $8, $9, $10)
-           on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
-         )
-         select 1`,
+        writeRecordSql(table, '$9, $10'),
         [id, company, size, data, bytes, names, keys, name, isNew ? 1 : 0, delta],
       );
     } catch (error) {
@@ -211,25 +219,7 @@ export async function putChecked<T>(tx: Database, name: keyof Collections, optio
   const { data, bytes } = encode(record);
   try {
     await tx.query(
-      `with old as (select size from ${table} where id = $1),
-       record as (
-         insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
-         on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
-       ),
-       stale as (
-         delete from ${table}_keys k where k.id = $1
-         and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
-       ),
-       fresh as (
-         insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
-         on conflict (company, name, key, id) do nothing
-       ),
-       usage as (
-         insert into company_usage (company, collection, records, bytes)
-         values ($2, $8, case when exists (select 1 from old) then 0 else 1 end, $3 - coalesce((select size from old), 0))
-         on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
-       )
-       select 1`,
+      writeRecordSql(table, 'case when exists (select 1 from old) then 0 else 1 end, $3 - coalesce((select size from old), 0)', `old as (select size from ${table} where id = $1),`),
       [safe(id), company, sizeOf(record), data, bytes, names, keys, name],
     );
   } catch (error) {
