@@ -3,13 +3,13 @@
 // server in its own process and the load from wrk (Debian's; a JavaScript load generator saturates first). Targets (issue: sandbox core): >= 4x Prism's
 // requests per second, >= 40 % of bare node:http, p99 <= 5 ms at 10 connections, start-up < 0.5 s (with
 // its default store, PGlite, issue 15: <= 1 s).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMocks } from '@idv-toolkit/mock';
 import { median } from './rounds.mjs';
+import { bareServer, startProcess } from './processes.mjs';
 import { wrk } from './wrk.mjs';
 
 const require = createRequire(import.meta.url);
@@ -17,30 +17,6 @@ const require = createRequire(import.meta.url);
 const sandboxCli = process.env.SANDBOX_CLI ?? require.resolve('@idv-toolkit/sandbox').replace(/index\.js$/, 'cli.js');
 const demoKey = 'ck_test_sandbox_demo_key_0000';
 
-const bareServer = `
-const body = JSON.stringify({ result: '64f0c1d2e3a4b5c6d7e8f901' });
-require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }); })
-  .listen(0, '127.0.0.1', function () { console.log('listening http://127.0.0.1:' + this.address().port); });`;
-
-function startProcess(args) {
-  const began = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const read = (chunk) => {
-      output += chunk;
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (!url) return;
-      // Once started, the sandbox logs a line per request: drain it without keeping or searching it.
-      child.stdout.off('data', read);
-      child.stdout.resume();
-      resolve({ url, child, startupMs: Number(process.hrtime.bigint() - began) / 1e6 });
-    };
-    child.stdout.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-  });
-}
 
 const bodies = {
   add: JSON.stringify({ companyKey: demoKey, query: { reason: 'Bench', documentNumber: 'BENCH-%n' } }),

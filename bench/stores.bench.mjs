@@ -8,7 +8,7 @@
 //
 // PostgreSQL is Debian's (scripts/install-postgres.sh), a throwaway cluster in the temp directory with its
 // default durability (fsync and synchronous_commit on: a 200 is on disk, as issue 15 asks).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMocks } from '@idv-toolkit/mock';
 import { median } from './rounds.mjs';
+import { bareServer, startProcess } from './processes.mjs';
 import { wrk } from './wrk.mjs';
 
 const require = createRequire(import.meta.url);
@@ -30,29 +31,6 @@ const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 const trace = process.env.STORES_BENCH_TRACE ? (step) => console.error(`${new Date().toISOString()} ${step}`) : () => {};
 const common = ['--port', '0', '--quiet', '--rate-limit', '1000000000', '--max-records', '100000000'];
 
-const bareServer = `
-const body = JSON.stringify({ result: '64f0c1d2e3a4b5c6d7e8f901' });
-require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }); })
-  .listen(0, '127.0.0.1', function () { console.log('listening http://127.0.0.1:' + this.address().port); });`;
-
-function startProcess(args) {
-  const began = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const read = (chunk) => {
-      output += chunk;
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (!url) return;
-      child.stdout.off('data', read);
-      child.stdout.resume();
-      resolve({ url, child, startupMs: Number(process.hrtime.bigint() - began) / 1e6 });
-    };
-    child.stdout.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-}
 
 /** SIGTERM, then SIGKILL after 10 s: a bench must end. */
 async function stopProcess(child) {
