@@ -4,16 +4,14 @@
 // instance's lease runs out, and the memory dispatcher's rules hold (retries, giving up, log, limits).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, type DeliveryPolicy, type OutboxDispatcher } from '../callbacks.js';
 import { systemClock } from '../clock.js';
 import type { Company } from '../companies.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import type { Database } from './database.js';
+import { twoHandleEngines } from './two-instances.test-helper.js';
 import { outboxTables } from './outbox.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPglite } from './pglite.js';
-import { openPostgres } from './postgres.js';
 
 // A long timeout: PGlite runs in this thread, and under load an answer can take seconds to be read.
 const policy: DeliveryPolicy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 15_000 };
@@ -70,25 +68,8 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
   }
 };
 
-/** Two handles on one database, as two instances have: PGlite is one process's, so both share it. */
-const engines: [string, () => Promise<[Database, Database]>][] = [
-  [
-    'pglite',
-    async () => {
-      const db = await openPglite();
-      return [db, db];
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const url = await createTestDatabase(inject('postgresUrl'));
-      return [await openPostgres(url), await openPostgres(url)];
-    },
-  ],
-];
 
-describe.each(engines)('%s', (_kind, open) => {
+describe.each(twoHandleEngines)('%s', (_kind, open) => {
   let first: Database;
   let second: Database;
   const cleanup: (() => Promise<void>)[] = [];

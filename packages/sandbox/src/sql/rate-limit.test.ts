@@ -1,37 +1,18 @@
 // The rate limit counted in the database: two limiters (two sandbox instances) on one database share each
 // address's count, the (perMinute + 1)th request is refused whichever takes it, even when all arrive at
 // once, and the memory limiter's rules hold (window, block, fresh window after the block, unblock).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
 import { createRateLimiter } from '../rate-limit.js';
 import type { Database } from './database.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPglite } from './pglite.js';
-import { openPostgres } from './postgres.js';
+import { twoHandleEngines } from './two-instances.test-helper.js';
 import { createSqlRateLimiter, rateLimitTables } from './rate-limit.js';
 
 const perMinute = 600;
 const blockMs = 3_600_000;
 
-/** Two handles on one database, as two instances have: PGlite is one process's, so both share it. */
-const engines: [string, () => Promise<[Database, Database]>][] = [
-  [
-    'pglite',
-    async () => {
-      const db = await openPglite();
-      return [db, db];
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const url = await createTestDatabase(inject('postgresUrl'));
-      return [await openPostgres(url), await openPostgres(url)];
-    },
-  ],
-];
 
-describe.each(engines)('%s', (_kind, open) => {
+describe.each(twoHandleEngines)('%s', (_kind, open) => {
   let first: Database;
   let second: Database;
   beforeAll(async () => {
