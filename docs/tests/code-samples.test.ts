@@ -3,6 +3,8 @@
 // them) and runs, in one Node process, against Prism mocks of the current and legacy interfaces or an
 // in-process sandbox with the demo company; every curl sample runs too, and fails on an HTTP error.
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@idv-toolkit/client';
 import { startMocks } from '@idv-toolkit/mock';
-import { createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
+import { companiesFrom, createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allSamples, interfaces, readOperationTable, withCodeSamples } from '../code-samples.mjs';
 
@@ -32,6 +34,9 @@ const demoKey = 'ck_test_sandbox_demo_key_0000';
 // The sandbox document's example IDs, replaced by a session begun for each sample and a real watchlist entry.
 const exampleSessionId = 'sess_0123456789abcdef';
 const examplePersonId = 'wl-person-0001';
+// The console operations' example IDs, replaced by a request the sandbox logged and a callback it sent.
+const exampleRequestId = 'req_0001';
+const exampleEventId = 'evt_0001';
 const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
 const moduleOf = (entry: Entry) => `${entry.api}-${entry.operationId}`;
 const typescriptOf = (entry: Entry) => entry.samples.find((s) => s.label === 'TypeScript')!.source;
@@ -39,6 +44,7 @@ const curlOf = (entry: Entry) => entry.samples.find((s) => s.label === 'curl')!.
 
 let dir = '';
 let sandbox: Sandbox | undefined;
+let receiver: Server | undefined;
 let stopMocks: (() => Promise<void>) | undefined;
 const diagnostics = new Map<string, string>();
 const runs = new Map<string, string>();
@@ -81,7 +87,11 @@ beforeAll(async () => {
     }),
   );
 
-  sandbox = createSandbox({ rateLimit: 1_000_000 });
+  // The demo company with a callback receiver, so that resend-callback has a sent callback to resend.
+  receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
+  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+  sandbox = createSandbox({ rateLimit: 1_000_000, companies: companiesFrom({ companies: [{ name: 'Demo company', companyKey: demoKey, callbackUrl, callbackApiKey: 'cb_test_not_a_real_key' }] }) });
   const [check, mocks, sandboxUrl] = await Promise.all([
     exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir }),
     startMocks({ ports: { current: 0, legacy: 0 }, log: () => {} }),
@@ -98,12 +108,24 @@ beforeAll(async () => {
   const urls: Record<Api, string> = { current: mocks.urls.current, legacy: mocks.urls.legacy, sandbox: sandboxUrl };
   const idv = createClient({ companyKey: demoKey, baseUrl: sandboxUrl, rateLimit: false });
   const { result: hits } = await idv.searchScreeningPerson({ query: { fullName: 'a', scoreThreshold: 0 }, limit: 1 });
+  const control = async (operation: string, body: object) =>
+    (await (await fetch(`${sandboxUrl}/sandbox/${operation}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: demoKey, ...body }) })).json()) as { result: any[] };
+  const sentEventId = async (sessionId: string) => {
+    await control('complete-session', { sessionId, result: 'approved' });
+    for (;;) {
+      const attempt = (await control('callbacks', {})).result.find((entry) => entry.sessionId === sessionId);
+      if (attempt) return attempt.eventId as string;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   const localize = async (entry: Entry, text: string) => {
     let out = text;
     for (const api of apis) out = out.replaceAll(interfaces[api].baseUrl, urls[api]);
     if (entry.api === 'sandbox') {
       const { id } = await idv.begin({ configId: 'cfg-kyc-video-call' });
       out = out.replaceAll(exampleSessionId, id).replaceAll(examplePersonId, hits[0]!.personId!);
+      if (out.includes(exampleRequestId)) out = out.replaceAll(exampleRequestId, (await control('list-requests', { limit: 1 })).result[0].id);
+      if (out.includes(exampleEventId)) out = out.replaceAll(exampleEventId, await sentEventId(id));
     }
     return out;
   };
@@ -135,6 +157,8 @@ process.stdout.write('\\n@@' + JSON.stringify(failures));
 
 afterAll(async () => {
   await Promise.all([sandbox?.close(), stopMocks?.()]);
+  receiver?.closeAllConnections();
+  receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Lift the rate-limit block of an address
-         * @description Lifts the block of an address the company's requests came from and starts its counter afresh.
+         * @description Lifts the block of an address the company's requests came from and starts its counter afresh. An address that is not blocked is left as it is, with the same answer (our choice), so that a script can unblock before it starts.
          */
         post: operations["sandboxUnblockAddress"];
         delete?: never;
