@@ -24,6 +24,7 @@ import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, routeFinder, type Route } from './spec.js';
 import type { Database } from './sql/database.js';
+import { migrate } from './sql/migrations.js';
 import { sqlState } from './sql/store.js';
 import { memoryState, type Collections, type Session, type State } from './state.js';
 import { parseTarget } from './target.js';
@@ -121,6 +122,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const findRoute = routeFinder(routes);
   const handlers = options.handlers ?? allHandlers;
   const state: State = options.database ? sqlState(options.database, limits) : memoryState(limits);
+  // The shared limiter and the outbox read their tables before any store access may have migrated them.
+  let migrated: Promise<unknown> | undefined;
+  const ready = async () => {
+    if (options.database) await (migrated ??= migrate(options.database));
+  };
+  /** The outbox whose reads and writes wait for the schema (a caller may pause or list before any request). */
+  const migratedFirst = (d: OutboxDispatcher): OutboxDispatcher => ({
+    ...d,
+    enqueue: async (company, event, tx) => (await ready(), d.enqueue(company, event, tx)),
+    attempts: async (key) => (await ready(), d.attempts(key)),
+    idle: async () => (await ready(), d.idle()),
+    clear: async (key) => (await ready(), d.clear(key)),
+    setPaused: async (key, paused) => (await ready(), d.setPaused(key, paused)),
+    isPaused: async (key) => (await ready(), d.isPaused(key)),
+  });
   const limiterOptions = { perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses };
   // Counted in PostgreSQL, so that every instance on it counts one address together; PGlite is one
   // process, where memory is exact and cheaper.
@@ -130,7 +146,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let eventIds: Ids = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
   const dispatcherOptions = { clock, random: () => eventIds.random(), nextId: () => eventIds.next('evt'), policy: options.deliveryPolicy ?? defaultDeliveryPolicy, limits };
   // On a database the callbacks wait in its outbox (sql/outbox.ts): durable across restarts, shared by instances.
-  const outbox = options.database ? createDispatcher({ ...dispatcherOptions, outbox: { database: options.database } }) : undefined;
+  const outbox = options.database ? migratedFirst(createDispatcher({ ...dispatcherOptions, outbox: { database: options.database } })) : undefined;
   const dispatcher: Dispatcher | OutboxDispatcher = outbox ?? createDispatcher(dispatcherOptions);
   const formTokens = createFormTokens(seed);
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
@@ -303,6 +319,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function invoke(operationId: string, fields: Record<string, unknown>, params: Record<string, string> = {}): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }> {
     const route = routes.find((r) => r.operationId === operationId);
     if (!route) throw new TypeError(`No operation ${operationId}`);
+    await ready();
     const outcome = await answer(route, fields, {}, params, {});
     return 'json' in outcome ? { status: outcome.status, json: outcome.json } : { status: 200, bytes: outcome.bytes };
   }
@@ -384,6 +401,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return text(res, 400, 'Bad request target', true);
     }
     const path = url.pathname;
+    if (options.database) await ready();
     if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
     const widget = path === '/widget/' || path === '/widget';
     const route = widget ? undefined : findRoute(req.method, path);
