@@ -35,7 +35,7 @@ type AnyContext = {
   /** Queues a callback to the company (a no-op log entry when it has no callback URL). */
   emit(event: Record<string, unknown> & { type: string; sessionId: string }): void;
   /** Every delivery attempt of the company's callbacks so far. */
-  callbackAttempts(): Sandbox.SandboxCallbackAttempt[];
+  callbackAttempts(): Sandbox.SandboxCallbackAttempt[] | Promise<Sandbox.SandboxCallbackAttempt[]>;
 };
 
 /**

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BadInput, readBody, type UploadReading } from './body.js';
-import { createDispatcher, defaultDeliveryPolicy, type DeliveryPolicy, type Dispatcher } from './callbacks.js';
+import { createDispatcher, defaultDeliveryPolicy, type CallbackEvent, type DeliveryPolicy, type Dispatcher, type OutboxDispatcher } from './callbacks.js';
 import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
 import { demoCompanies, type Company } from './companies.js';
@@ -24,6 +24,7 @@ import { formatLine, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, routeFinder, type Route } from './spec.js';
 import type { Database } from './sql/database.js';
+import { migrate } from './sql/migrations.js';
 import { mirroredState } from './sql/mirror.js';
 import { sqlState } from './sql/store.js';
 import { memoryState, type Collections, type Session, type State } from './state.js';
@@ -103,7 +104,8 @@ export type Sandbox = {
   state: State;
   /** The companies by company key. */
   companies: Map<string, Company>;
-  dispatcher: Dispatcher;
+  /** In memory, or the database's outbox when the sandbox runs on one (its operations answer by promises). */
+  dispatcher: Dispatcher | OutboxDispatcher;
   limits: Limits;
   /** Forgets everything, as `POST /sandbox/reset` with the admin token. */
   reset(): Promise<void>;
@@ -124,11 +126,32 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const handlers = options.handlers ?? allHandlers;
   // PGlite's directory belongs to this process alone, so memory mirrors it and answers reads (sql/mirror.ts).
   const state: State = !options.database ? memoryState(limits) : options.database.kind === 'pglite' && options.mirror !== false ? mirroredState(options.database, limits) : sqlState(options.database, limits);
-  const limiter = createRateLimiter({ perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses });
+  // The shared limiter and the outbox read their tables before any store access may have migrated them.
+  let migrated: Promise<unknown> | undefined;
+  const ready = async () => {
+    if (options.database) await (migrated ??= migrate(options.database));
+  };
+  /** The outbox whose reads and writes wait for the schema (a caller may pause or list before any request). */
+  const migratedFirst = (d: OutboxDispatcher): OutboxDispatcher => ({
+    ...d,
+    enqueue: async (company, event, tx) => (await ready(), d.enqueue(company, event, tx)),
+    attempts: async (key) => (await ready(), d.attempts(key)),
+    idle: async () => (await ready(), d.idle()),
+    clear: async (key) => (await ready(), d.clear(key)),
+    setPaused: async (key, paused) => (await ready(), d.setPaused(key, paused)),
+    isPaused: async (key) => (await ready(), d.isPaused(key)),
+  });
+  const limiterOptions = { perMinute: options.rateLimit ?? 600, blockMs: (options.blockSeconds ?? 3600) * 1000, clock, maxTracked: limits.maxTrackedAddresses };
+  // Counted in PostgreSQL, so that every instance on it counts one address together; PGlite is one
+  // process, where memory is exact and cheaper.
+  const limiter = options.database?.kind === 'postgres' ? createRateLimiter({ ...limiterOptions, database: options.database }) : createRateLimiter(limiterOptions);
   let ids: Ids = createIds(seed);
   // Jitter and event IDs of callbacks from their own sequence, so that retries do not shift the IDs.
   let eventIds: Ids = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
-  const dispatcher = createDispatcher({ clock, random: () => eventIds.random(), nextId: () => eventIds.next('evt'), policy: options.deliveryPolicy ?? defaultDeliveryPolicy, limits });
+  const dispatcherOptions = { clock, random: () => eventIds.random(), nextId: () => eventIds.next('evt'), policy: options.deliveryPolicy ?? defaultDeliveryPolicy, limits };
+  // On a database the callbacks wait in its outbox (sql/outbox.ts): durable across restarts, shared by instances.
+  const outbox = options.database ? migratedFirst(createDispatcher({ ...dispatcherOptions, outbox: { database: options.database } })) : undefined;
+  const dispatcher: Dispatcher | OutboxDispatcher = outbox ?? createDispatcher(dispatcherOptions);
   const formTokens = createFormTokens(seed);
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
@@ -136,7 +159,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
   let origin = 'http://127.0.0.1';
 
-  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids, stores: Collections = state): Context => ({
+  /**
+   * Where a request's callbacks wait until its transaction has committed: the outbox writes them then,
+   * before the answer, so a 200 means they are durable, and a refused request (rolled back) sends none.
+   * The store's transaction does not expose its SQL connection, so they are not written inside it.
+   * In memory they are queued at once, as before.
+   */
+  type Emitted = { company: Company; event: CallbackEvent }[];
+  async function flush(emitted: Emitted) {
+    if (!outbox) return;
+    for (const { company, event } of emitted.splice(0)) await outbox.enqueue(company, event);
+  }
+
+  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids, stores: Collections = state, emitted: Emitted = []): Context => ({
     route,
     company,
     body,
@@ -147,7 +182,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ids: scoped,
     limits,
     origin,
-    emit: (event) => dispatcher.enqueue(company, event),
+    emit: (event) => {
+      if (outbox) emitted.push({ company, event });
+      else void dispatcher.enqueue(company, event);
+    },
     callbackAttempts: () => dispatcher.attempts(company.companyKey),
   });
 
@@ -155,13 +193,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     await state.clear();
     ids = createIds(seed);
     eventIds = createIds(seed === undefined ? undefined : seed ^ 0x5eed);
-    limiter.reset();
-    dispatcher.clear();
+    await limiter.reset();
+    await dispatcher.clear();
   }
 
   async function resetCompany(company: Company) {
     await state.clear(company.companyKey);
-    dispatcher.clear(company.companyKey);
+    await dispatcher.clear(company.companyKey);
   }
 
   /** An answer before it is written: JSON, or a file's bytes. */
@@ -238,11 +276,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
     const scope = ids.scope();
+    const emitted: Emitted = [];
     let reply: Reply;
     try {
       // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
-      const run = async (stores: Collections) => handler(contextFor(route, company, body, files, params, scope.ids, stores));
+      const run = async (stores: Collections) => handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted));
       reply = await (readOnlyOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
+      await flush(emitted);
     } catch (error) {
       if (error instanceof ApiError) {
         scope.undo();
@@ -283,6 +323,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function invoke(operationId: string, fields: Record<string, unknown>, params: Record<string, string> = {}): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }> {
     const route = routes.find((r) => r.operationId === operationId);
     if (!route) throw new TypeError(`No operation ${operationId}`);
+    await ready();
     const outcome = await answer(route, fields, {}, params, {});
     return 'json' in outcome ? { status: outcome.status, json: outcome.json } : { status: 200, bytes: outcome.bytes };
   }
@@ -312,7 +353,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       req.resume();
       return page(404, widgetPage(undefined, token, false));
     }
-    const context = contextFor(completeRoute, company, {}, {}, {});
+    const emitted: Emitted = [];
+    const context = contextFor(completeRoute, company, {}, {}, {}, ids, state, emitted);
     // Reads the session again inside the company's transaction, changes it there, and shows what was stored.
     const change = (work: (tx: Context, current: Session) => Promise<void>) =>
       state.transaction(company.companyKey, async (stores) => {
@@ -320,7 +362,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const current = (await stores.sessions.get(company.companyKey, token)) ?? session!;
         await work(tx, current);
         session = current;
-      });
+      }).then(
+        () => flush(emitted),
+        (error) => {
+          // A refused change is rolled back: what it emitted is not sent.
+          emitted.length = 0;
+          throw error;
+        },
+      );
     let message: string | undefined;
     if (req.method === 'POST') {
       let fields: Record<string, unknown>;
@@ -356,6 +405,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return text(res, 400, 'Bad request target', true);
     }
     const path = url.pathname;
+    if (options.database) await ready();
     if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
     const widget = path === '/widget/' || path === '/widget';
     const route = widget ? undefined : findRoute(req.method, path);
@@ -365,7 +415,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     if (route) trace.operation = route.operationId;
     // The control API is the tester's own tool, and a blocked tester must still be able to reset: not limited.
-    if (route?.api !== 'sandbox' && !limiter.allow(req.socket.remoteAddress ?? '')) {
+    // The memory limiter answers at once: no extra turn per request for it.
+    const allowed = route?.api === 'sandbox' || limiter.allow(req.socket.remoteAddress ?? '');
+    if (!(typeof allowed === 'boolean' ? allowed : await allowed)) {
       req.resume();
       return text(res, 529, 'Too many requests');
     }
@@ -431,11 +483,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       warmUp();
       return origin;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        dispatcher.close();
+    // The outbox stops claiming before the caller closes the database.
+    close: async () => {
+      const closed = dispatcher.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await closed;
+    },
   };
 }

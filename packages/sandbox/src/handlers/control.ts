@@ -35,7 +35,7 @@ export const controlHandlers: TypedHandlers = {
     await completeSession(context, await sessionOf(context, context.body.sessionId), context.body.result);
     return { json: { result: true } };
   },
-  sandboxListCallbacks: (context) => ({ json: { result: context.callbackAttempts() } }),
+  sandboxListCallbacks: async (context) => ({ json: { result: await context.callbackAttempts() } }),
   async sandboxRequestAdditionalInformation(context) {
     await moveTo(context, await sessionOf(context, context.body.sessionId), 'additional-information-requested');
     return { json: { result: true } };

@@ -10,6 +10,8 @@
  * one row, never count a table).
  */
 import type { Database } from './database.js';
+import { outboxTables } from './outbox.js';
+import { rateLimitTables } from './rate-limit.js';
 
 export type Migration = { version: number; name: string; statements: string[] };
 
@@ -74,6 +76,11 @@ export const migrations: Migration[] = [
     version: 2,
     name: 'unique keys: blacklist identity, user e-mail, monitored name',
     statements: [...uniqueKeys('blacklist_records', 'identity'), ...uniqueKeys('users', 'email'), ...uniqueKeys('monitoring_queries', 'key')],
+  },
+  {
+    version: 3,
+    name: 'shared rate limit and durable callback outbox',
+    statements: [...rateLimitTables, ...outboxTables],
   },
 ];
 

@@ -1,0 +1,80 @@
+// Issue 15 on a database: the sandbox's callbacks wait in the outbox, so an event queued before the
+// process stops is delivered after it starts again on the same data; and on PostgreSQL the rate limit is
+// counted in the database, so sandboxes sharing it count one address together.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { companiesFrom, demoSessionConfigs } from '../companies.js';
+import { adminToken, callbackKeyA, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { createSandbox } from '../server.js';
+import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+describe('callbacks on a PGlite data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-outbox-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('delivers after a restart an event queued before the stop', async () => {
+    const received: { type: string; sessionId: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const config = { companies: [{ companyKey: keyA, callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] };
+    try {
+      let db = await openPglite(dir);
+      const t = await startTestSandbox({ database: db, seed: undefined, config });
+      // Held, so that the event is still waiting when the process stops.
+      await t.sandbox.dispatcher.setPaused(keyA, true);
+      const { id } = await t.a.begin({});
+      await t.control.completeSession({ sessionId: id, result: 'approved' });
+      await t.close();
+      await db.close();
+      expect(received).toEqual([]);
+
+      db = await openPglite(dir);
+      // Started as the command line does: no reset, the data as it was left.
+      const again = createSandbox({ database: db, companies: companiesFrom(config), adminToken });
+      try {
+        await again.dispatcher.setPaused(keyA, false);
+        await again.dispatcher.idle();
+        expect(received).toContainEqual(expect.objectContaining({ type: 'session-change', sessionId: id, result: 'APPROVED' }));
+      } finally {
+        await again.close();
+        await db.close();
+      }
+    } finally {
+      receiver.close();
+    }
+  });
+});
+
+describe('the rate limit on one PostgreSQL', () => {
+  it('counts one address across two sandboxes: the request over the limit is refused by either', async () => {
+    const url = await createTestDatabase(inject('postgresUrl'));
+    const databases = [await openPostgres(url), await openPostgres(url)];
+    const sandboxes = databases.map((database) => createSandbox({ database, rateLimit: 10, companies: companiesFrom({ companies: [{ companyKey: keyA, sessionConfigs: demoSessionConfigs }] }) }));
+    try {
+      const origins = await Promise.all(sandboxes.map((s) => s.listen(0, '127.0.0.1')));
+      // The applicant page is limited like the API; an unknown token is a 404 that still counts.
+      const status = async (origin: string) => (await fetch(`${origin}/widget/?session_token=none`)).status;
+      const allowed: number[] = [];
+      for (let i = 0; i < 10; i++) allowed.push(await status(origins[i % 2]!));
+      expect(allowed).toEqual(Array(10).fill(404));
+      expect(await status(origins[0]!)).toBe(529);
+      expect(await status(origins[1]!)).toBe(529);
+    } finally {
+      for (const sandbox of sandboxes) await sandbox.close();
+      for (const database of databases) await database.close();
+    }
+  });
+});
