@@ -4,5 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['openapi', 'docs', 'scripts', 'packages/*', 'packages/sandbox/vitest.*.config.ts'],
+    // vitest's default for a run is one worker fewer than the cores: one on this 2-core machine, where
+    // many tests mostly wait on a child process (Prism, chromium, PostgreSQL). Two keep both cores busy.
+    maxWorkers: 2,
   },
 });

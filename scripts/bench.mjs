@@ -65,3 +65,13 @@ console.log(`(medians of ${sandbox.rounds} alternating rounds of ${sandbox.secon
 // Issue 15: memory, PGlite and PostgreSQL (one and two instances) side by side against Prism and bare node:http.
 const { storesBench, storesReport } = await import('../bench/stores.bench.mjs');
 for (const line of storesReport(await storesBench())) console.log(line);
+
+// Issue 14, W3: the longest event-loop turn of the sandbox's heaviest requests.
+const { eventLoopBench } = await import('../bench/event-loop.bench.mjs');
+const loopTurns = await eventLoopBench();
+for (const [name, figure] of Object.entries(loopTurns.results)) {
+  console.log(
+    `sandbox ${name}: longest event-loop turn ${figure.cpuMs.toFixed(1)} ms of CPU (${figure.wallMs.toFixed(1)} ms of wall time) ` +
+      `(target < 50 ms): ${verdict(figure.cpuMs < 50)} (median of ${loopTurns.rounds} requests, another client asking meanwhile)`,
+  );
+}
