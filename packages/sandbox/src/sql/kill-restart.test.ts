@@ -1,8 +1,12 @@
 // Issue 15, "nothing acknowledged is lost": the built command line on PGlite (--data) and on PostgreSQL
 // (--database) takes parallel writes (add-blacklist-record, begin), is killed with SIGKILL while writes are
-// in flight, and is started again on the same data: every write that got a 200 is there.
+// in flight, and is started again on the same data: every write that got a 200 is there. The same with
+// callbacks being enqueued (complete-session): every callback of a completion that got a 200 is
+// delivered after the restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +25,8 @@ afterAll(() => {
 });
 
 /** Starts the CLI on `store` (its flags) and resolves to its origin once it listens. */
-function start(store: string[]): Promise<{ origin: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--config', config, '--rate-limit', '100000000', ...store], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(store: string[], companies = config): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--config', companies, '--rate-limit', '100000000', ...store], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
@@ -126,6 +130,86 @@ describe.each(stores)('kill -9 under write load on %s', (_, flags) => {
       expect((await post(second.origin, '/add-blacklist-record', { query: { reason: 'again', documentNumber: again } })).json).toEqual({ argumentError: 'already-exists' });
     } finally {
       second.child.kill('SIGKILL');
+    }
+  }, 180_000);
+});
+
+/** A callback receiver on 127.0.0.1 that answers 200 and records each body. */
+async function startReceiver() {
+  const received: { type: string; sessionId: string; result?: string }[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      received.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`, received, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+/**
+ * `workers` loops each making a session and completing it (one session-change callback each) until the
+ * process dies; killed with SIGKILL once `acknowledged` completions got a 200, while the loops still send.
+ */
+async function completeUntilKilled(origin: string, child: ChildProcess, { workers = 12, acknowledged = 40 } = {}) {
+  const completed: string[] = [];
+  let inFlight = 0;
+  let killedWith = -1;
+  const exited = new Promise((resolve) => child.once('exit', (_, signal) => resolve(signal)));
+  const loop = async () => {
+    for (;;) {
+      inFlight++;
+      try {
+        const begun = await post(origin, '/begin', {});
+        if (begun.status !== 200) continue;
+        const done = await post(origin, '/sandbox/complete-session', { sessionId: begun.json.id, result: 'approved' });
+        if (done.status === 200) completed.push(begun.json.id);
+      } catch {
+        return; // cut by the kill: not acknowledged
+      } finally {
+        inFlight--;
+      }
+      if (killedWith < 0 && completed.length >= acknowledged) {
+        killedWith = inFlight;
+        child.kill('SIGKILL');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, loop));
+  expect(await exited).toBe('SIGKILL');
+  return { completed, inFlightAtKill: killedWith };
+}
+
+describe.each(stores)('kill -9 while callbacks are enqueued on %s', (_, flags) => {
+  it('delivers after a restart the callback of every completion that got a 200', async () => {
+    const receiver = await startReceiver();
+    const withCallbacks = join(dir, `callbacks-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(withCallbacks, JSON.stringify({ companies: [{ name: 'Kill test', companyKey, callbackUrl: receiver.url, callbackApiKey: 'cb_test_kill_restart_0000' }] }));
+    const store = await flags();
+    try {
+      const first = await start(store, withCallbacks);
+      // Held (in the database), so that every event still waits in the outbox when the process dies.
+      expect((await post(first.origin, '/sandbox/set-callback-delivery', { paused: true })).status).toBe(200);
+      const { completed, inFlightAtKill } = await completeUntilKilled(first.origin, first.child);
+      expect(inFlightAtKill).toBeGreaterThan(0);
+      expect(completed.length).toBeGreaterThanOrEqual(40);
+      expect(receiver.received).toEqual([]);
+
+      const second = await start(store, withCallbacks);
+      try {
+        expect((await post(second.origin, '/sandbox/set-callback-delivery', { paused: false })).status).toBe(200);
+        const delivered = () => new Set(receiver.received.filter((body) => body.type === 'session-change' && body.result === 'APPROVED').map((body) => body.sessionId));
+        // Waits for the deliveries (bounded, so a lost event fails with the list rather than hanging).
+        for (let waited = 0; completed.some((id) => !delivered().has(id)) && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        const lost = completed.filter((id) => !delivered().has(id));
+        expect(lost, `${lost.length} of ${completed.length} acknowledged callbacks lost`).toEqual([]);
+      } finally {
+        second.child.kill('SIGKILL');
+      }
+    } finally {
+      receiver.close();
     }
   }, 180_000);
 });
