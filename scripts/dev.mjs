@@ -2,9 +2,9 @@
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ and the docs site's sources
 // (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in this one long-lived
 // process: bundle and lint (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep
-// everything as it was; else, side by side, swap in mocks of the new bundles (no request refused meanwhile)
-// and reload the sandbox, regenerate the types of the changed descriptions and compile the types package,
-// and rebuild the docs, reporting it all in one block.
+// everything as it was; else the sandbox reads its routes again (in place, its data kept) and, side by
+// side, swap in mocks of the new bundles (no request refused meanwhile), regenerate the types of the
+// changed descriptions and compile the types package, and rebuild the docs, reporting it all in one block.
 // A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { quietEnv } from './run.mjs';
@@ -22,7 +22,7 @@ const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
 const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const { compilePackage } = await import('./compile.mjs');
-// The sandbox's store is opened once: a reload after a save keeps its data (POST /sandbox/reset empties a company).
+// One sandbox for the run: a reload after a save keeps its data, memory too (POST /sandbox/reset empties a company).
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, sandbox: sandboxFrom(options) });
 served.printUrls();
 served.stopOnSignals();
@@ -74,11 +74,18 @@ async function rebuild(files) {
   lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
   if (!bundled.length) return console.log(lines.join('\n'));
 
-  // The mocks and the sandbox read the bundles alone: their reload (Prism's start-up, the longest step)
-  // starts now, beside the types, the compile and the docs.
-  const reloaded = served.reload().then(
-    () => `  reload   mocks and sandbox answer with the change (${ms(began)})`,
-    (error) => `  reload   failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
+  // The sandbox reads its routes again in place (a few ms; its data stays). The mocks read the bundles
+  // alone: their reload (Prism's start-up, the longest step) starts now, beside the types, the compile and
+  // the docs.
+  try {
+    served.reloadSandbox();
+    lines.push(`  sandbox  answers with the change (${ms(began)})`);
+  } catch (error) {
+    lines.push(`  sandbox  failed to read the new bundles, keeps the previous routes: ${error.message.split('\n')[0]}`);
+  }
+  const reloaded = served.mocks.reload().then(
+    () => `  mocks    answer with the change (${ms(began)})`,
+    (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
   const written = [];
   for (const [name, content] of await generateAll({ only: bundled })) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);

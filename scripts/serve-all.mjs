@@ -71,12 +71,12 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
   const docs = await serveDocs({ host, port: await freePort(host, ports.docs) });
   const mocks = await startMocks({ host, ports: { current: ports.current, legacy: ports.legacy }, standby });
   const sandboxPort = await freePort(host, ports.sandbox);
-  // The data outlives each sandbox: a reload makes a new sandbox on the same store.
   const store = await openStore(sandboxOptions?.store ?? { memory: true });
   const write = sandboxOptions && !sandboxOptions.quiet ? batchedLines((text) => process.stdout.write(text)) : undefined;
   const log = write && ((line) => write(`sandbox  ${line}`));
-  const newSandbox = () => createSandbox({ database: store.database, adminToken: sandboxOptions?.adminToken, log });
-  let sandbox = newSandbox();
+  // One sandbox for the whole run: a reload gives it the routes of the new bundles in place, so its data
+  // (memory too), pending callbacks, rate-limit counts and port stay, and no request is refused meanwhile.
+  const sandbox = createSandbox({ database: store.database, adminToken: sandboxOptions?.adminToken, log });
   const sandboxUrl = await sandbox.listen(sandboxPort, host);
 
   const served = {
@@ -95,18 +95,17 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
       console.log('');
       console.log(`Any company key works against the mocks. The sandbox's demo company key: ${demoCompanyKey} (fake).`);
     },
+    /** The sandbox reads its routes and request checks again from the bundles as they are now (a few ms). */
+    reloadSandbox() {
+      sandbox.reloadRoutes();
+    },
     /**
-     * Serves the bundles as they are now: the mocks swap in new Prisms with no request refused (and keep
-     * the old ones if the new do not start); the sandbox restarts on its port. Rejects if either fails.
+     * Serves the bundles as they are now: the sandbox at once (reloadSandbox), and the mocks swap in new
+     * Prisms with no request refused (keeping the old ones if the new do not start; rejects then).
      */
     async reload() {
-      const restartSandbox = async () => {
-        await sandbox.close();
-        sandbox = newSandbox();
-        await sandbox.listen(sandboxPort, host);
-      };
-      const failed = (await Promise.allSettled([mocks.reload(), restartSandbox()])).find((outcome) => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
+      served.reloadSandbox();
+      await mocks.reload();
     },
     stop: () => Promise.all([docs.stop(), mocks.stop(), sandbox.close().then(() => store.close())]),
     /** Stops everything on Ctrl-C or SIGTERM. */

@@ -1,12 +1,15 @@
 // `npm start` and `npm run dev`: their flags (read before anything is built), the ports they choose, and
 // mocks that survive the request that used to end Prism (issue 14, W1).
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOperation, countGroupsOperation } from './fixtures/count-groups.mjs';
+import { scratchRepository } from './fixtures/scratch-repository.mjs';
 import { portOffsets, portsFrom, sandboxFrom, serveAll, serveProgram } from './serve-all.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -148,4 +151,51 @@ describe('the sandbox of npm run dev, across a reload', () => {
       rmSync(data, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+describe('npm run dev after a save that adds an operation (a scratch copy of the repository)', () => {
+  // What serveAll runs on: the copy's scripts, mock, built sandbox and descriptions; the copy's bundles are
+  // what its sandbox and mocks read, so the checkout's openapi/ is never touched.
+  const scratch = scratchRepository({
+    prefix: 'idv-serve-all-',
+    paths: ['package.json', 'scripts', 'packages/mock', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'openapi', 'openapi/dist'],
+  });
+  const operation = countGroupsOperation();
+  const key = 'ck_test_sandbox_demo_key_0000';
+  let served: Awaited<ReturnType<typeof serveAll>> | undefined;
+  const post = (url: string, path: string, body: Record<string, unknown>) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: key, ...body }) });
+
+  beforeAll(async () => {
+    const copied: { serveAll: typeof serveAll } = await import(pathToFileURL(join(scratch.dir, 'scripts/serve-all.mjs')).href);
+    served = await copied.serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: await freeBase() }), standby: false, sandbox: sandboxFrom({ memory: true, quiet: true }) });
+  }, 120_000);
+  afterAll(async () => {
+    await served?.stop();
+    scratch.remove();
+  });
+
+  it('the sandbox answers the new operation after the reload, checks its request, and keeps its in-memory data; the mock answers it too', async () => {
+    const sandboxUrl = served!.sandboxUrl;
+    const added = (await (await post(sandboxUrl, '/add-blacklist-record', { query: { reason: 'kept in memory', documentNumber: 'DEV-2' } })).json()) as { result: string };
+    expect((await post(sandboxUrl, operation.path, {})).status).toBe(404);
+
+    addOperation(join(scratch.dir, 'openapi/current'), operation);
+    await promisify(execFile)(process.execPath, ['bundle.mjs'], { cwd: join(scratch.dir, 'openapi'), env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' } });
+    await served!.reload();
+
+    const answer = await post(sandboxUrl, operation.path, {});
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-sandbox-emulated')).toBe('false');
+    expect(await answer.json()).toEqual(operation.example);
+    // The request check of the new operation came with its route: a field of the wrong type is refused.
+    const refused = await post(sandboxUrl, operation.path, { nameContains: 5 });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ argumentError: 'not-found' });
+    const records = (await (await post(sandboxUrl, '/list-blacklist-records', { query: {} })).json()) as { result: { data: unknown[] } };
+    expect(records.result.data).toEqual([{ id: added.result, reason: 'kept in memory', documentNumber: 'DEV-2' }]);
+
+    const mocked = await post(served!.mocks.urls.current, operation.path, {});
+    expect(mocked.status).toBe(200);
+    expect(await mocked.json()).toEqual(operation.example);
+  }, 120_000);
 });

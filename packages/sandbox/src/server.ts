@@ -111,6 +111,8 @@ export type Sandbox = {
   reset(): Promise<void>;
   /** Runs an operation in-process, as if its fields had come over HTTP: limits, schema, key, handler. */
   invoke(operationId: string, fields: Record<string, unknown>, params?: Record<string, string>): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }>;
+  /** Reads the routes and request checks again from the bundles (after `npm run dev` rewrote them); data, callbacks and connections stay. */
+  reloadRoutes(): void;
   /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
@@ -121,8 +123,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = options.clock ?? systemClock;
   const limits: Limits = { ...defaultLimits, ...options.limits };
   const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
-  const routes = buildRoutes();
-  const findRoute = routeFinder(routes);
+  // `let`: reloadRoutes() swaps them for the routes of rewritten bundles (npm run dev).
+  let routes = buildRoutes();
+  let findRoute = routeFinder(routes);
   const handlers = options.handlers ?? allHandlers;
   // PGlite's directory belongs to this process alone, so memory mirrors it and answers reads (sql/mirror.ts).
   const state: State = !options.database ? memoryState(limits) : options.database.kind === 'pglite' && options.mirror !== false ? mirroredState(options.database, limits) : sqlState(options.database, limits);
@@ -465,7 +468,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   return {
     server,
-    routes,
+    get routes() {
+      return routes;
+    },
+    reloadRoutes() {
+      routes = buildRoutes();
+      findRoute = routeFinder(routes);
+      warmUp();
+    },
     handlers,
     state,
     companies,

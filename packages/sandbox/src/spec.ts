@@ -1,6 +1,7 @@
-// Routes and request validation, built at start from the bundled OpenAPI documents: nothing about an
-// operation's path, body shape or error codes is written here a second time.
-import { readFileSync } from 'node:fs';
+// Routes and request validation, built from the bundled OpenAPI documents (at start, and again once
+// `npm run dev` has written new bundles): nothing about an operation's path, body shape or error codes is
+// written here a second time.
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
@@ -48,8 +49,28 @@ function okExample(document: Document, operation: any): unknown {
   return resolve(document, first)?.value;
 }
 
+const documentPaths = new Map<ApiName, string>();
+const documentPath = (api: ApiName): string => {
+  let path = documentPaths.get(api);
+  if (path === undefined) documentPaths.set(api, (path = require.resolve(`@idv-toolkit/openapi/${api}.json`)));
+  return path;
+};
+
 export function loadDocument(api: ApiName): Document {
-  return JSON.parse(readFileSync(require.resolve(`@idv-toolkit/openapi/${api}.json`), 'utf8'));
+  return JSON.parse(readFileSync(documentPath(api), 'utf8'));
+}
+
+/**
+ * What tells one version of the three bundles from the next: each file's inode, size and modification
+ * time. A bundle written in place or renamed over changes it; reading it is three stat calls.
+ */
+function documentsVersion(): string {
+  return apiNames
+    .map((api) => {
+      const { ino, size, mtimeMs } = statSync(documentPath(api));
+      return `${ino}:${size}:${mtimeMs}`;
+    })
+    .join(' ');
 }
 
 const escape = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -76,16 +97,20 @@ function errorShape(document: Document, operation: any): { errorKey: Route['erro
   return { errorKey: 'argumentError', codes: [] };
 }
 
-let built: readonly Route[] | undefined;
+let built: { version: string; routes: readonly Route[] } | undefined;
 
 /**
- * The routes of the three documents. Built once per process and shared by every sandbox in it: a route
- * holds nothing that a request changes. Reading the documents takes a few ms; compiling a validator is
- * left to its first use (`lazyValidator`), since compiling all of them took most of the start-up.
+ * The routes of the three documents as they are now. Built once per version of the bundles and shared by
+ * every sandbox of the process: a route holds nothing that a request changes. A bundle rewritten since
+ * (`npm run dev` after a save) is read again, so that an operation added to the spec gets its route and
+ * its request check. Reading the documents takes a few ms; compiling a validator is left to its first use
+ * (`lazyValidator`), since compiling all of them took most of the start-up.
  */
 export function buildRoutes(): Route[] {
-  built ??= Object.freeze(readRoutes());
-  return [...built];
+  // The version is taken before the files are read: a bundle written meanwhile is read again next time.
+  const version = documentsVersion();
+  if (built?.version !== version) built = { version, routes: Object.freeze(readRoutes()) };
+  return [...built.routes];
 }
 
 /**
