@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { keyA, startTestSandbox } from '../sandbox.test-helper.js';
 import type { Database } from './database.js';
+import { migrate, migrations } from './migrations.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
@@ -71,6 +72,37 @@ describe('a PGlite data directory', () => {
       expect((await post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'again', documentNumber: 'd-kept' } })).json).toEqual({ argumentError: 'already-exists' });
       const activities = (await post(t.url, '/list-session-activities', { companyKey: keyA, sessionId: id })).json.result;
       expect(activities.map((a: { type: string }) => a.type)).toContain('STATUS_CHANGED');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 180_000);
+});
+
+describe('a PGlite data directory made by the first migration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-old-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is upgraded in place when the sandbox starts on it: its records kept, the later rules and tables in force', async () => {
+    // What a sandbox with only migration 1 left behind: a blacklist record and the company's usage.
+    let db = await openPglite(dir);
+    expect(await migrate(db, 1)).toEqual([1]);
+    const data = { id: 'blk_old', reason: 'from version 1', documentNumber: 'D-OLD' };
+    await db.query(`insert into blacklist_records (id, company, size, data) values ($1, $2, 60, $3::text::json)`, [data.id, keyA, JSON.stringify(data)]);
+    await db.query(`insert into blacklist_records_keys (company, name, key, id) values ($1, 'identity', $2, $3), ($1, 'match', 'doc:d-old', $3)`, [keyA, JSON.stringify(['', '', '', 'd-old', '']), data.id]);
+    await db.query(`insert into company_usage (company, collection, records, bytes) values ($1, 'blacklist', 1, 60)`, [keyA]);
+    await db.close();
+
+    db = await openPglite(dir);
+    const t = await startTestSandbox({ database: db, seed: undefined });
+    try {
+      const list = await post(t.url, '/list-blacklist-records', { companyKey: keyA, query: {} });
+      expect(list.json.result).toMatchObject({ total: 1, data: [data] });
+      expect((await post(t.url, '/add-blacklist-record', { companyKey: keyA, query: { reason: 'again', documentNumber: 'd-old' } })).json).toEqual({ argumentError: 'already-exists' });
+      // Migration 3's tables: the callback log answers, and a new session is kept.
+      expect((await post(t.url, '/sandbox/callbacks', { companyKey: keyA })).status).toBe(200);
+      expect((await t.a.begin({})).id).toEqual(expect.any(String));
+      expect((await db.query<{ version: number }>('select version from schema_migrations order by version')).map((row) => row.version)).toEqual(migrations.map((m) => m.version));
     } finally {
       await t.close();
       await db.close();
