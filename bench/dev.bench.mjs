@@ -4,110 +4,14 @@
 // adds one operation (a path file, its three schemas, its `paths:` entry), as docs/changing-the-api.md says.
 // Runs on a temporary copy of the repository (the files git tracks or would track, node_modules linked to
 // this checkout's), so openapi/ of the checkout is never touched. Target: every artifact <= 1.5 s.
-import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addOperation, countGroupsOperation } from '../scripts/fixtures/count-groups.mjs';
+import { scratchRepository } from '../scripts/fixtures/scratch-repository.mjs';
 import { median } from './rounds.mjs';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const workspaceDirs = ['openapi', 'docs', ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}`)];
-
-/** A copy of the checkout's files (as git sees them, uncommitted ones included), node_modules linked. */
-function scratchRepository() {
-  const work = mkdtempSync(join(tmpdir(), 'idv-dev-bench-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const file of files) {
-    const from = join(root, file);
-    if (!existsSync(from) || !lstatSync(from).isFile()) continue;
-    mkdirSync(dirname(join(work, file)), { recursive: true });
-    copyFileSync(from, join(work, file));
-  }
-  mkdirSync(join(work, 'node_modules/@idv-toolkit'), { recursive: true });
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (entry !== '@idv-toolkit' && !entry.startsWith('.')) symlinkSync(join(root, 'node_modules', entry), join(work, 'node_modules', entry));
-  }
-  symlinkSync(join(root, 'node_modules/.bin'), join(work, 'node_modules/.bin'));
-  // npm's record of the install, newer than the copied lockfile: dev's start (ensure-installed.mjs) then
-  // sees the dependencies installed and does not run `npm ci` over the links.
-  copyFileSync(join(root, 'node_modules/.package-lock.json'), join(work, 'node_modules/.package-lock.json'));
-  for (const dir of workspaceDirs) {
-    if (!existsSync(join(work, dir, 'package.json'))) continue;
-    const { name } = JSON.parse(readFileSync(join(work, dir, 'package.json'), 'utf8'));
-    symlinkSync(join(work, dir), join(work, 'node_modules', name));
-    if (existsSync(join(root, dir, 'node_modules'))) symlinkSync(join(root, dir, 'node_modules'), join(work, dir, 'node_modules'));
-  }
-  return work;
-}
-
-/** The files of operation number `n` (see docs/changing-the-api.md, "An operation"). */
-function operationFiles(n) {
-  const id = `countGroupsRound${n}`;
-  const Name = `CountGroupsRound${n}`;
-  return {
-    path: `/count-groups-round-${n}`,
-    operationId: id,
-    files: {
-      [`paths/count-groups-round-${n}.yaml`]: `post:
-  operationId: ${id}
-  tags: [Groups and users]
-  summary: Count the company's user groups, round ${n}
-  x-idempotent: true
-  requestBody:
-    required: true
-    content:
-      application/json:
-        schema:
-          $ref: ../components/schemas/${Name}Request.yaml
-        examples:
-          count:
-            summary: Count the groups
-            value:
-              companyKey: ck_test_not_a_real_key_0000
-  responses:
-    '200':
-      description: The number of groups.
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/${Name}Response.yaml
-          examples:
-            three:
-              summary: Three groups
-              value:
-                count: ${n}
-    '400':
-      description: The groups could not be counted.
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/${Name}Error.yaml
-          examples:
-            not-found:
-              summary: The object asked for does not exist
-              value:
-                argumentError: not-found
-    '529':
-      $ref: ../../common/components/responses/TooManyRequests.yaml
-`,
-      [`components/schemas/${Name}Request.yaml`]: `title: ${Name}Request\ntype: object\nrequired: [companyKey]\nproperties:\n  companyKey:\n    $ref: ../../../common/components/schemas/CompanyKey.yaml\n`,
-      [`components/schemas/${Name}Response.yaml`]: `title: ${Name}Response\ntype: object\nrequired: [count]\nproperties:\n  count:\n    type: integer\n    description: How many groups the company has.\n    example: 3\n`,
-      [`components/schemas/${Name}Error.yaml`]: `title: ${Name}Error\ntype: object\nrequired: [argumentError]\nproperties:\n  argumentError:\n    type: string\n    description: '\`not-found\`: the object asked for does not exist.'\n    enum: [not-found]\n    example: not-found\n`,
-    },
-  };
-}
-
-/** Saves operation `n` into the copy: its files first, then the `paths:` entry by a rename-over save. */
-function saveOperation(work, operation) {
-  const api = join(work, 'openapi/current');
-  for (const [file, text] of Object.entries(operation.files)) writeFileSync(join(api, file), text);
-  const entry = `  ${operation.path}:\n    $ref: paths/${Object.keys(operation.files)[0].slice('paths/'.length)}\n`;
-  const rootFile = join(api, 'openapi.yaml');
-  const text = readFileSync(rootFile, 'utf8').replace(/^paths:\n/m, `paths:\n${entry}`);
-  writeFileSync(`${rootFile}.tmp`, text);
-  renameSync(`${rootFile}.tmp`, rootFile);
-}
 
 const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -127,7 +31,8 @@ async function until(check, since, limitMs) {
  * dev's own report of each save.
  */
 export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
-  const work = scratchRepository();
+  const scratch = scratchRepository({ prefix: 'idv-dev-bench-' });
+  const work = scratch.dir;
   const dev = spawn(process.execPath, ['scripts/dev.mjs', '--port-base', '0'], { cwd: work, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   dev.stdout.on('data', (chunk) => (output += chunk));
@@ -144,7 +49,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
     let failedProbes = 0;
     let probes = 0;
     for (let n = 1; n <= rounds; n++) {
-      const operation = operationFiles(n);
+      const operation = countGroupsOperation(n);
       // The mock is asked for an existing operation all through the reload: every answer must come.
       let probing = true;
       const probe = (async () => {
@@ -156,7 +61,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
       })();
       const reportStart = output.length;
       const saved = performance.now();
-      saveOperation(work, operation);
+      addOperation(join(work, 'openapi/current'), operation);
       const table = (file) => async () => readFileSync(join(work, file), 'utf8').includes(`"${operation.operationId}"`);
       const times = await Promise.all([
         until(table('packages/types/src/generated/current-operations.ts'), saved, limitMs),
@@ -181,7 +86,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
     return { rounds, ...Object.fromEntries(artifacts.map((name) => [name, summary(figures[name])])), probes, failedProbes, loadAverage: loadavg()[0], reports };
   } finally {
     await stopDev();
-    rmSync(work, { recursive: true, force: true });
+    scratch.remove();
   }
 }
 

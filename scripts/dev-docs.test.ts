@@ -2,13 +2,14 @@
 // whichever way it is saved, and rebuilds the guides (issue 18); spec saves rebuild the whole site; builds
 // never overlap (both write docs/dist).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../docs/site/pages.mjs';
 import { docsRebuilder } from './dev-docs.mjs';
+import { copyFiles, writeFiles } from './fixtures/scratch-repository.mjs';
 import { watchSite } from './watch-spec.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -35,10 +36,8 @@ describe('watchSite', () => {
   const file = (path: string) => join(root, path);
 
   beforeAll(async () => {
-    for (const path of [...sources, 'docs/site/template.html', 'docs/dist/guides/callbacks.html', 'node_modules/x/README.md', 'packages/client/src/notes.md']) {
-      mkdirSync(dirname(file(path)), { recursive: true });
-      writeFileSync(file(path), '# x\n');
-    }
+    const paths = [...sources, 'docs/site/template.html', 'docs/dist/guides/callbacks.html', 'node_modules/x/README.md', 'packages/client/src/notes.md'];
+    writeFiles(root, Object.fromEntries(paths.map((path) => [path, '# x\n'])));
     watcher = await watchSite(root, sources, (files: string[]) => {
       for (const resolve of waiters.splice(0)) resolve(files);
     });
@@ -152,10 +151,7 @@ describe('a guide saved while dev runs', () => {
   const sources = pages.map((page: { source: string }) => page.source).filter((source: string) => existsSync(join(repo, source)));
 
   beforeAll(async () => {
-    for (const source of [...sources, 'openapi/current/openapi.yaml', 'openapi/legacy/openapi.yaml', 'openapi/sandbox/openapi.yaml']) {
-      mkdirSync(dirname(join(root, source)), { recursive: true });
-      cpSync(join(repo, source), join(root, source));
-    }
+    copyFiles(root, [...sources, 'openapi/current/openapi.yaml', 'openapi/legacy/openapi.yaml', 'openapi/sandbox/openapi.yaml']);
     const rebuild = docsRebuilder({ extraArgs: ['--root', root, '--out', out] });
     // The save is seen when the watch reports it; the rebuild it starts is awaited apart, so that a slow
     // build on a busy machine is not taken for a missed save.

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFiles } from './fixtures/scratch-repository.mjs';
 import { watchSpec } from './watch-spec.mjs';
 
 describe('watchSpec', () => {
@@ -14,10 +15,7 @@ describe('watchSpec', () => {
   let watcher: { close(): Promise<void> };
 
   beforeAll(async () => {
-    mkdirSync(join(root, 'current/components/schemas'), { recursive: true });
-    mkdirSync(join(root, 'dist'));
-    writeFileSync(join(root, 'current/components/schemas/Group.yaml'), 'type: object\n');
-    writeFileSync(join(root, 'current/components/schemas/User.yaml'), 'type: object\n');
+    writeFiles(root, { 'current/components/schemas/Group.yaml': 'type: object\n', 'current/components/schemas/User.yaml': 'type: object\n', 'dist/current.json': '{}\n' });
     watcher = await watchSpec(root, (files: string[]) => {
       batches.push(files);
       for (const resolve of waiters.splice(0)) resolve(files);

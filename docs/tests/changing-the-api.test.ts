@@ -4,133 +4,34 @@
 // compiled client's method, the mock's answer, the reference page and the search index, and the sandbox,
 // which answers it with its 200 example marked as not emulated.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startMocks } from '@idv-toolkit/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOperation as saveOperation, countGroupsOperation } from '../../scripts/fixtures/count-groups.mjs';
+import { scratchRepository } from '../../scripts/fixtures/scratch-repository.mjs';
 import { specChecker } from '../../scripts/spec-check.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'idv-changing-the-api-'));
+// The sources that the walk-through builds (the descriptions, the types package, the client, the docs
+// build, the compile script) and the sandbox as built; the workspace packages link to the copy's folders.
+const scratch = scratchRepository({
+  prefix: 'idv-changing-the-api-',
+  paths: ['openapi', 'packages/types', 'packages/client', 'packages/sandbox', 'packages/sandbox/dist', 'docs', 'scripts/compile.mjs', 'tsconfig.base.json'],
+});
+const work = scratch.dir;
 const fakeKey = 'ck_test_sandbox_demo_key_0000';
 const run = (cwd: string, ...args: string[]) => promisify(execFile)(process.execPath, args, { cwd: join(work, cwd), env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' } });
 
-// What the guide's "An operation" asks for: a path file with operationId, one tag, a sentence-case summary,
-// x-idempotent, <OperationId>Request / Response / Error schemas, the 400 codes each with a named example,
-// the 529 $ref and a 200 example; and its entry under `paths:` of openapi/current/openapi.yaml.
-const newFiles: Record<string, string> = {
-  'openapi/current/paths/count-groups.yaml': `post:
-  operationId: countGroups
-  tags: [Groups and users]
-  summary: Count the company's user groups
-  description: How many groups of console users the company has.
-  x-idempotent: true
-  requestBody:
-    required: true
-    content:
-      application/json:
-        schema:
-          $ref: ../components/schemas/CountGroupsRequest.yaml
-        examples:
-          count-groups:
-            summary: Count the groups
-            value:
-              companyKey: ck_test_not_a_real_key_0000
-  responses:
-    '200':
-      description: The number of groups.
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/CountGroupsResponse.yaml
-          examples:
-            three-groups:
-              summary: Three groups
-              value:
-                count: 3
-    '400':
-      description: The groups could not be counted.
-      content:
-        application/json:
-          schema:
-            $ref: ../components/schemas/CountGroupsError.yaml
-          examples:
-            not-found:
-              summary: The object asked for does not exist
-              value:
-                argumentError: not-found
-    '529':
-      $ref: ../../common/components/responses/TooManyRequests.yaml
-`,
-  'openapi/current/components/schemas/CountGroupsRequest.yaml': `title: CountGroupsRequest
-type: object
-required: [companyKey]
-properties:
-  companyKey:
-    $ref: ../../../common/components/schemas/CompanyKey.yaml
-  nameContains:
-    type: string
-    description: Counts only the groups whose name contains this text.
-    example: team
-`,
-  'openapi/current/components/schemas/CountGroupsResponse.yaml': `title: CountGroupsResponse
-type: object
-required: [count]
-properties:
-  count:
-    type: integer
-    minimum: 0
-    description: How many groups the company has.
-    example: 3
-`,
-  'openapi/current/components/schemas/CountGroupsError.yaml': `title: CountGroupsError
-type: object
-required: [argumentError]
-properties:
-  argumentError:
-    type: string
-    description: '\`not-found\`: the object asked for does not exist.'
-    enum: [not-found]
-    example: not-found
-`,
-};
-
-/** The packages of the scratch repository: copies, each with its own folder that node_modules links to. */
-const workspaces = { openapi: 'openapi', types: 'packages/types', client: 'packages/client', sandbox: 'packages/sandbox', docs: 'docs' };
-const skipped = /(^|\/)(node_modules|\.turbo|dist|\.compile-\d+)$/;
-
-/**
- * Copies the sources that the walk-through builds (the descriptions, the types package, the client, the
- * docs build, the compile script), the sandbox as built, and links node_modules to this checkout's, but for
- * the workspace packages, which link to the copy's own folders: what runs in the copy reads the copy.
- */
-function scratchRepository() {
-  for (const dir of Object.values(workspaces)) cpSync(join(repo, dir), join(work, dir), { recursive: true, filter: (source) => !skipped.test(source) });
-  cpSync(join(repo, 'packages/sandbox/dist'), join(work, 'packages/sandbox/dist'), { recursive: true });
-  for (const file of ['scripts/compile.mjs', 'tsconfig.base.json']) cpSync(join(repo, file), join(work, file));
-  mkdirSync(join(work, 'node_modules/@idv-toolkit'), { recursive: true });
-  for (const entry of readdirSync(join(repo, 'node_modules'))) {
-    if (entry !== '@idv-toolkit' && entry !== '.vite') symlinkSync(join(repo, 'node_modules', entry), join(work, 'node_modules', entry));
-  }
-  for (const [name, dir] of Object.entries(workspaces)) {
-    symlinkSync(join(work, dir), join(work, 'node_modules/@idv-toolkit', name));
-    if (existsSync(join(repo, dir, 'node_modules'))) symlinkSync(join(repo, dir, 'node_modules'), join(work, dir, 'node_modules'));
-  }
-  for (const name of readdirSync(join(repo, 'node_modules/@idv-toolkit'))) {
-    if (!(name in workspaces)) symlinkSync(join(repo, 'node_modules/@idv-toolkit', name), join(work, 'node_modules/@idv-toolkit', name));
-  }
-}
+// What the guide's "An operation" asks for (scripts/fixtures/count-groups.mjs).
+const operation = countGroupsOperation();
 
 /** The guide's steps 1 and 2 in the copy: the files, the `paths:` entry, then bundle, generate and build. */
 async function addOperation() {
-  for (const [file, text] of Object.entries(newFiles)) writeFileSync(join(work, file), text);
-  const root = join(work, 'openapi/current/openapi.yaml');
-  const text = readFileSync(root, 'utf8');
-  writeFileSync(root, text.replace(/^( {2}\/list-groups:\n {4}\$ref: paths\/list-groups\.yaml\n)/m, '$1  /count-groups:\n    $ref: paths/count-groups.yaml\n'));
-  expect(readFileSync(root, 'utf8')).toContain('/count-groups:');
+  saveOperation(join(work, 'openapi/current'), operation);
+  expect(readFileSync(join(work, 'openapi/current/openapi.yaml'), 'utf8')).toContain('/count-groups:');
   await run('openapi', 'bundle.mjs');
   await run('packages/types', 'scripts/generate.mjs');
   await Promise.all([run('packages/types', '../../scripts/compile.mjs'), run('packages/client', '../../scripts/compile.mjs')]);
@@ -142,7 +43,6 @@ let sandbox: { listen(port?: number, host?: string): Promise<string>; close(): P
 let sandboxUrl = '';
 
 beforeAll(async () => {
-  scratchRepository();
   await addOperation();
   const bundles = { current: join(work, 'openapi/dist/current.json'), legacy: join(work, 'openapi/dist/legacy.json') };
   mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles, log: () => {}, timeoutMs: 120_000 });
@@ -152,7 +52,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await Promise.all([mocks?.stop(), sandbox?.close()]);
-  rmSync(work, { recursive: true, force: true });
+  scratch.remove();
 });
 
 describe('adding an operation as docs/changing-the-api.md says', () => {
