@@ -51,3 +51,70 @@ describe('tar archives', () => {
     expect(entries[1]!.bytes).toEqual(png);
   });
 });
+
+describe('data URIs, beyond the plain base64 form', () => {
+  it('decode the percent-encoded (not base64) form, with media type parameters', () => {
+    expect(decodeDataUri('data:text/plain;charset=utf-8,caf%C3%A9%20au%20lait')).toEqual({ contentType: 'text/plain', bytes: new TextEncoder().encode('café au lait') });
+    expect(decodeDataUri('data:text/csv,a%2Cb')).toEqual({ contentType: 'text/csv', bytes: new TextEncoder().encode('a,b') });
+  });
+
+  it('decode base64 with media type parameters, broken into lines, and an upper-case media type', () => {
+    const base64 = Buffer.from(pdf).toString('base64');
+    const wrapped = `${base64.slice(0, 8)}\r\n${base64.slice(8, 16)}\n  ${base64.slice(16)}`;
+    expect(decodeDataUri(`data:Application/PDF;name=report.pdf;base64,${wrapped}`)).toEqual({ contentType: 'application/pdf', bytes: pdf });
+  });
+
+  it('decode an empty payload to no bytes', () => {
+    expect(decodeDataUri('data:application/octet-stream;base64,')).toEqual({ contentType: 'application/octet-stream', bytes: new Uint8Array() });
+  });
+
+  it('reject a data URI that does not start the string, or a parameter without a value', () => {
+    const base64 = Buffer.from(png).toString('base64');
+    expect(() => decodeDataUri(`see data:image/png;base64,${base64}`)).toThrow(/Not a data URI/);
+    expect(() => decodeDataUri(`data:image/png;name;base64,${base64}`)).toThrow(/Not a data URI/);
+    expect(() => decodeDataUri(`data:;base64,${base64}`)).toThrow(/Not a data URI/);
+  });
+});
+
+describe('tar archives, read from bytes', () => {
+  it('are read from the bytes as well as from a data URI', async () => {
+    const archive = await tarOf({ 'shot-1.jpg': jpeg });
+    expect(readTarEntries(archive)).toEqual([{ name: 'shot-1.jpg', size: jpeg.length, bytes: jpeg }]);
+  });
+
+  it('leave folders out, and give an empty file no bytes', async () => {
+    const archive = pack();
+    archive.entry({ name: 'shots', type: 'directory' });
+    archive.entry({ name: 'shots/empty.txt', size: 0 }, Buffer.alloc(0));
+    archive.entry({ name: 'shots/shot-1.png', size: png.length }, Buffer.from(png));
+    archive.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of Readable.from(archive)) chunks.push(chunk as Buffer);
+    const entries = readTarEntries(new Uint8Array(Buffer.concat(chunks)));
+    expect(entries).toEqual([
+      { name: 'shots/empty.txt', size: 0, bytes: new Uint8Array() },
+      { name: 'shots/shot-1.png', size: png.length, bytes: png },
+    ]);
+  });
+
+  it('are read from a view into a larger buffer: a Node Buffer from the shared pool, or a subarray', async () => {
+    const archive = await tarOf({ 'a.txt': new TextEncoder().encode('abc') });
+    // Buffer.concat of a small archive takes its bytes from Node's shared 8 KiB pool, at some offset.
+    const pooled = Buffer.concat([Buffer.from(archive.subarray(0, 100)), Buffer.from(archive.subarray(100))]);
+    const shifted = new Uint8Array(archive.length + 7).subarray(7);
+    shifted.set(archive);
+    for (const bytes of [pooled, shifted]) {
+      expect(readTarEntries(bytes).map((e) => [e.name, e.size, new TextDecoder().decode(e.bytes)])).toEqual([['a.txt', 3, 'abc']]);
+    }
+  });
+
+  it('read only the bytes of the view they are given, not what follows it in its buffer', async () => {
+    const first = await tarOf({ 'a.txt': new TextEncoder().encode('abc') });
+    const second = await tarOf({ 'b.txt': new TextEncoder().encode('def') });
+    // The first archive without its two closing zero blocks, then the second one in the same buffer.
+    const both = new Uint8Array(first.length - 1024 + second.length);
+    both.set(first.subarray(0, first.length - 1024));
+    both.set(second, first.length - 1024);
+    expect(readTarEntries(both.subarray(0, first.length - 1024)).map((e) => e.name)).toEqual(['a.txt']);
+  });
+});
