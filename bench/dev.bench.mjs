@@ -33,7 +33,7 @@ async function until(check, since, limitMs) {
 export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
   const scratch = scratchRepository({ prefix: 'idv-dev-bench-' });
   const work = scratch.dir;
-  const dev = spawn(process.execPath, ['scripts/dev.mjs', '--port-base', '0'], { cwd: work, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const dev = spawn(process.execPath, ['scripts/dev.mjs', '--port-base', '0', '--quiet'], { cwd: work, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   dev.stdout.on('data', (chunk) => (output += chunk));
   dev.stderr.on('data', (chunk) => (output += chunk));

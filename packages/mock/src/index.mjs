@@ -209,20 +209,27 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
   };
   const names = Object.keys(bundles);
   let generation = 0;
-  // A new file per interface each time, all read before any is written, so a Prism never reads half a file.
+  // The bundle each interface's Prism serves: a reload starts Prisms only for the bundles that changed
+  // (a Prism's start is the reload's cost, and the two would share the CPU).
+  const servedBundles = {};
+  // A new file per changed interface each time, all read before any is written, so a Prism never reads
+  // half a file. Resolves to the files and the bundles they were made from, by name.
   const writeDocuments = () => {
-    const texts = names.map((name) => JSON.stringify(withCompleteExamples(JSON.parse(readFileSync(from[name], 'utf8')))));
+    const bundleTexts = Object.fromEntries(names.map((name) => [name, readFileSync(from[name], 'utf8')]));
+    const changed = names.filter((name) => bundleTexts[name] !== servedBundles[name]);
+    const texts = changed.map((name) => JSON.stringify(withCompleteExamples(JSON.parse(bundleTexts[name]))));
     generation += 1;
     const written = {};
-    names.forEach((name, i) => {
+    changed.forEach((name, i) => {
       written[name] = join(served, `${name}-${generation}.json`);
       writeFileSync(written[name], texts[i]);
     });
-    return written;
+    return { written, bundleTexts };
   };
   try {
     const urls = {};
-    const documents = writeDocuments();
+    const { written: documents, bundleTexts } = writeDocuments();
+    Object.assign(servedBundles, bundleTexts);
     for (const name of names) {
       const { socket, port } = await listeningSocket(host, ports[name] ?? 0);
       supervisors.push(supervise(name, documents[name], { socket, host, port, verbose, timeoutMs, log, standby }));
@@ -232,16 +239,20 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
     return {
       urls,
       stop,
-      /** Serves the bundles as they are now; see the swap in supervise(). */
+      /** Serves the bundles as they are now (the interfaces whose bundle changed); see the swap in supervise(). */
       async reload() {
-        const next = writeDocuments();
-        const swapped = await Promise.allSettled(names.map((name, i) => supervisors[i].swap(next[name])));
+        const { written: next, bundleTexts } = writeDocuments();
+        const changed = names.filter((name) => name in next);
+        const swapped = await Promise.allSettled(changed.map((name) => supervisors[names.indexOf(name)].swap(next[name])));
         // The file an interface's Prisms no longer read goes: the old one if it swapped, else the new one.
         swapped.forEach((outcome, i) => {
-          const name = names[i];
+          const name = changed[i];
           const ok = outcome.status === 'fulfilled';
           rmSync(ok ? documents[name] : next[name], { force: true });
-          if (ok) documents[name] = next[name];
+          if (ok) {
+            documents[name] = next[name];
+            servedBundles[name] = bundleTexts[name];
+          }
         });
         const failed = swapped.find((outcome) => outcome.status === 'rejected');
         if (failed) throw failed.reason;

@@ -78,7 +78,8 @@ describe('reload()', () => {
       expect(JSON.stringify(await (await listGroups()).json())).toContain(`grp-reloaded-${round}`);
       const after = mocks.prismPids();
       expect(after.current).not.toBe(before.current);
-      expect(after.legacy).not.toBe(before.legacy);
+      // Only the bundle that changed gets a new Prism: the legacy one keeps serving.
+      expect(after.legacy).toBe(before.legacy);
     }
   }, 120_000);
 

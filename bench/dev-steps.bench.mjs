@@ -1,0 +1,103 @@
+// Where the time of a save goes in `npm run dev` (issue 16): each step that dev runs after a save, run
+// alone, one after another, on a scratch copy of the repository (scripts/fixtures/): the bundle and the
+// lint of the changed description (spec-check.mjs does both), the generation of its types, the compile of
+// the types package, the docs build, the sandbox's routes read again, and a Prism's start on the new bundle
+// (spawn to listening). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's
+// process (in-process steps) beside it: on a shared machine the CPU time says more than the wall time.
+// `node bench/dev-steps.bench.mjs [rounds]`.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { addOperation, countGroupsOperation } from '../scripts/fixtures/count-groups.mjs';
+import { scratchRepository } from '../scripts/fixtures/scratch-repository.mjs';
+import { median } from './rounds.mjs';
+
+/** Wall and CPU seconds of `work()` (CPU: this process's user + system time). */
+async function timed(work) {
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  const value = await work();
+  const used = process.cpuUsage(cpu);
+  return { wall: (performance.now() - began) / 1000, cpu: (used.user + used.system) / 1e6, value };
+}
+
+/** CPU seconds a running child has used so far (Linux: utime + stime of /proc/<pid>/stat, in ticks of 10 ms). */
+function childCpu(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Wall and CPU seconds from the spawn of a Prism on `document` to its first answer on `port`. */
+async function prismStart(prismBin, document, port) {
+  const began = performance.now();
+  const child = spawn(process.execPath, [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], { stdio: 'ignore' });
+  try {
+    for (;;) {
+      const answered = await fetch(`http://127.0.0.1:${port}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' }).then(() => true, () => false);
+      if (answered) return { wall: (performance.now() - began) / 1000, cpu: childCpu(child.pid) };
+      if (child.exitCode !== null) throw new Error('Prism exited while starting');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+export async function devStepsBench({ rounds = 3 } = {}) {
+  const scratch = scratchRepository({
+    prefix: 'idv-dev-steps-',
+    paths: ['package.json', 'tsconfig.base.json', 'openapi', 'openapi/dist', 'packages/types', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'docs', 'scripts'],
+  });
+  const work = scratch.dir;
+  const at = (path) => join(work, path);
+  const cwd = process.cwd();
+  process.chdir(work);
+  try {
+    const { specChecker } = await import(pathToFileURL(at('scripts/spec-check.mjs')).href);
+    const { generateAll, generatedDir } = await import(pathToFileURL(at('packages/types/scripts/generate.mjs')).href);
+    const { compilePackage } = await import(pathToFileURL(at('scripts/compile.mjs')).href);
+    const { buildRoutes } = await import(pathToFileURL(at('packages/sandbox/dist/spec.js')).href);
+    const { createRequire } = await import('node:module');
+    const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+    const checker = specChecker();
+    await checker.check();
+    buildRoutes();
+    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], routes: [], prism: [], prismCpu: [] };
+    for (let n = 1; n <= rounds; n++) {
+      addOperation(at('openapi/current'), countGroupsOperation(n));
+      const check = await timed(() => checker.check(['openapi/current/openapi.yaml', ...Object.keys(countGroupsOperation(n).files).map((file) => `openapi/current/${file}`)]));
+      if (!check.value.bundles) throw new Error(`the scratch copy does not lint: ${check.value.errors.join('\n')}`);
+      writeFileSync(at('openapi/dist/current.json'), JSON.stringify(check.value.bundles.current, null, 2));
+      const generate = await timed(async () => {
+        for (const [name, content] of await generateAll({ only: ['current'] })) writeFileSync(join(generatedDir, name), content);
+      });
+      const compile = await timed(() => compilePackage(at('packages/types')));
+      const docs = await timed(() => promisify(execFile)(process.execPath, ['build.mjs'], { cwd: at('docs') }));
+      const routes = await timed(() => buildRoutes());
+      if (!routes.value.some((route) => route.operationId === `countGroupsRound${n}`)) throw new Error('the routes were not read again');
+      const prism = await prismStart(prismBin, at('openapi/dist/current.json'), 20_000 + Math.floor(Math.random() * 30_000));
+      steps.check.push(check.wall);
+      steps.checkCpu.push(check.cpu);
+      steps.generate.push(generate.wall);
+      steps.generateCpu.push(generate.cpu);
+      steps.compile.push(compile.wall);
+      steps.compileCpu.push(compile.cpu);
+      steps.docs.push(docs.wall);
+      steps.routes.push(routes.wall);
+      steps.prism.push(prism.wall);
+      steps.prismCpu.push(prism.cpu);
+    }
+    return { rounds, ...Object.fromEntries(Object.entries(steps).map(([name, values]) => [name, Number(median(values).toFixed(3))])), loadAverage: loadavg()[0] };
+  } finally {
+    process.chdir(cwd);
+    scratch.remove();
+  }
+}
+
+// Stryker disable all: run by hand, `node bench/dev-steps.bench.mjs`.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await devStepsBench({ rounds: Number(process.argv[2] ?? 3) }), null, 2));
+}
