@@ -25,7 +25,8 @@ async function storeUnderTest(): Promise<Database | undefined> {
     return (testDatabase ??= (async () => {
       const { openPostgres } = await import('./sql/postgres.js');
       const { createTestDatabase } = await import('./sql/pg-cluster.test-helper.js');
-      return openPostgres(url ?? (await createTestDatabase(inject('postgresUrl'))));
+      // No driver timers per connection: the callback tests fake setTimeout and count the retry's timer.
+      return openPostgres(url ?? `${await createTestDatabase(inject('postgresUrl'))}?idle_timeout=0&max_lifetime=0`);
     })());
   }
   throw new Error(`SANDBOX_TEST_STORE=${store}: use memory, pglite or postgres`);

@@ -17,8 +17,15 @@
 // instance, or the restarted one, then tries again. "In order" is the order of `seq`, given at insert: a
 // session's events are in order when its writes enqueue them one after the other (in the company's
 // transaction, as the store runs them), not when two instances enqueue for one session at the same
-// moment. Times in the queue are wall-clock milliseconds
-// (shared by the instances); the log's `sentAt` is the sandbox's clock, as in memory.
+// moment.
+//
+// Time: the queue's times (due, lease) are milliseconds of the sandbox's clock, wall-clock time in a
+// running sandbox (shared by the instances), a manual clock in tests. As in memory, the wait before a
+// retry is a timer of the back-off (setTimeout): when it fires, the instance that made the attempt makes
+// the event due at once (its due time was already written, for another instance or a restart to find),
+// so a manual clock that does not move delays no retry, and the next attempt does not wait for a poll.
+// The poll is an interval (setInterval), and idle() waits on the polls: a test that fakes setTimeout
+// sees the retry's timer alone.
 import { randomUUID } from 'node:crypto';
 import { backoffMs, createReceivers, defaultDeliveryPolicy, post, type DeliveryPolicy } from '../callback-delivery.js';
 import type { CallbackEvent, DeliveryAttempt } from '../callbacks.js';
@@ -69,8 +76,6 @@ export type OutboxOptions = {
   leaseMarginMs?: number;
   /** Events this instance delivers at once (default: `maxConnectionsPerReceiver`). */
   concurrency?: number;
-  /** Wall-clock time of the queue (tests may move it). */
-  now?: () => number;
 };
 
 /** The memory dispatcher's operations, answering through promises (they read and write the database). */
@@ -153,7 +158,6 @@ export function createOutboxDispatcher({
   pollMs = 250,
   leaseMarginMs = 5_000,
   concurrency = limits.maxConnectionsPerReceiver,
-  now = Date.now,
 }: OutboxOptions & { clock: Clock; random: () => number; nextId: () => string; policy?: DeliveryPolicy; limits?: Limits }): OutboxDispatcher {
   const instance = randomUUID();
   const receivers = createReceivers(limits);
@@ -161,17 +165,11 @@ export function createOutboxDispatcher({
   let closed = false;
   let pumping: Promise<void> | undefined;
   let again = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const sentAt = () => new Date(clock.now()).toISOString();
-
-  function schedule(ms: number) {
-    if (closed) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void pump(), ms);
-    // The queue's timer alone keeps no process alive (a test's, a CLI's): the server does.
-    timer.unref();
-  }
+  // The retries this instance waits for (cleared on close), and idle()'s callers waiting for a pump to end.
+  const retries = new Set<NodeJS.Timeout>();
+  let pumped: (() => void)[] = [];
+  const now = () => clock.now();
+  const sentAt = () => new Date(now()).toISOString();
 
   /** Claims what this instance has room for, starts each delivery, and comes back on the next tick. */
   function pump(): Promise<void> {
@@ -196,7 +194,7 @@ export function createOutboxDispatcher({
       } while (again && !closed);
     })().finally(() => {
       pumping = undefined;
-      schedule(pollMs);
+      for (const resolve of pumped.splice(0)) resolve();
     });
     return pumping;
   }
@@ -235,18 +233,35 @@ export function createOutboxDispatcher({
     }
     // Cut by close(): the next instance tries again at once, this attempt counted.
     const finished = outcome === 'delivered' || (!closed && row.attempts >= policy.maxAttempts);
-    const due = closed ? now() : now() + backoffMs(policy, row.attempts, random);
+    const wait = closed || finished ? 0 : backoffMs(policy, row.attempts, random);
     try {
-      await database.query(settle, [row.seq, instance, row.log_seq, outcome, status, finished, due, row.company, limits.maxCallbackLogEntries]);
+      await database.query(settle, [row.seq, instance, row.log_seq, outcome, status, finished, now() + wait, row.company, limits.maxCallbackLogEntries]);
     } catch {
       // The lease runs out and another attempt follows: at least once.
+      return;
     }
+    if (!finished && !closed) retryAfter(row.seq, wait);
+  }
+
+  /** After the back-off, the event is due now by this instance's clock (unless another instance took it). */
+  function retryAfter(seq: number, ms: number) {
+    const timer = setTimeout(() => {
+      retries.delete(timer);
+      if (closed) return;
+      database
+        .query('update callback_outbox set due_at = least(due_at, $2::bigint) where seq = $1 and leased_by is null', [seq, now()])
+        .then(wake, () => {});
+    }, ms);
+    timer.unref();
+    retries.add(timer);
   }
 
   const wake = () => {
     if (!closed) setImmediate(() => void pump());
   };
-  schedule(0);
+  // The queue's poll alone keeps no process alive (a test's, a CLI's): the server does.
+  const poll = setInterval(() => void pump(), pollMs).unref();
+  wake();
 
   return {
     async enqueue(company, event, tx) {
@@ -271,11 +286,18 @@ export function createOutboxDispatcher({
       return rows.map((row) => ({ eventId: row.event_id, attempt: row.attempt, type: row.type, sessionId: row.session_id, url: row.url, sentAt: row.sent_at, outcome: row.outcome, status: row.status, payload: row.payload }));
     },
     async idle() {
-      for (;;) {
+      for (let first = true; ; first = false) {
         const [{ waiting }] = (await database.query<{ waiting: number }>('select count(*) as waiting from callback_outbox')) as [{ waiting: number }];
         if (waiting === 0 && running.size === 0) return;
-        wake();
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 20)));
+        // Closed, this instance pumps no more: another one (or nobody) empties the queue.
+        if (closed) await new Promise((resolve) => setTimeout(resolve, 20));
+        else {
+          // The next pump: after a delivery, a retry's wait, or the poll (another instance's events).
+          await new Promise<void>((resolve) => {
+            pumped.push(resolve);
+            if (first) wake();
+          });
+        }
       }
     },
     inFlight: receivers.inFlight,
@@ -289,7 +311,10 @@ export function createOutboxDispatcher({
     },
     async close() {
       closed = true;
-      clearTimeout(timer);
+      clearInterval(poll);
+      for (const timer of retries) clearTimeout(timer);
+      retries.clear();
+      for (const resolve of pumped.splice(0)) resolve();
       receivers.destroy();
       await pumping;
       await Promise.allSettled([...running]);

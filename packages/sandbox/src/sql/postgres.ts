@@ -33,13 +33,16 @@ export type PostgresOptions = {
 
 /** Connects to `url` (postgres://user:password@host:port/database) and checks the connection once. */
 export async function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): Promise<Database> {
+  // The URL's own settings of postgres.js win (e.g. `?idle_timeout=0&max_lifetime=0`: no timers per
+  // connection, which tests that fake setTimeout ask for).
+  const given = new URLSearchParams(url.split('?')[1] ?? '');
   const sql = postgres(url, {
     max,
     types: sameResults.postgresTypes,
     // The server's notices (e.g. "relation already exists, skipping") are not the sandbox's output.
     onnotice: () => {},
     // Idle connections close after a while, so an idle sandbox holds no server slots for ever.
-    idle_timeout: 60,
+    ...(given.has('idle_timeout') ? {} : { idle_timeout: 60 }),
     connect_timeout: 10,
   }) as unknown as Sql;
   try {
