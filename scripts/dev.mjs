@@ -22,6 +22,7 @@ const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
 const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const { compilePackage } = await import('./compile.mjs');
+const { typesAhead } = await import('./dev-types-ahead.mjs');
 // One sandbox for the run: a reload after a save keeps its data, memory too (POST /sandbox/reset empties a company).
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, sandbox: sandboxFrom(options) });
 served.printUrls();
@@ -45,6 +46,8 @@ function problemLines(label, problems) {
 }
 
 const checker = specChecker();
+// The types of each save are made in a worker beside the check (the lint is most of it): see dev-types-ahead.mjs.
+const ahead = typesAhead();
 const rebuildDocs = docsRebuilder({ run: (args) => runDocsBuild(args, quietEnv) });
 // The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
 const servedBundles = new Map();
@@ -53,6 +56,7 @@ for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, awa
 async function rebuild(files) {
   const began = performance.now();
   const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).map((file) => `openapi/${file}`).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
+  const early = ahead.ahead(files);
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
   const { bundles, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
   if (!bundles) {
@@ -87,9 +91,13 @@ async function rebuild(files) {
     () => `  mocks    answer with the change (${ms(began)})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
+  // The worker's types, if it bundled what the check bundled; else generated here.
+  const made = await early;
+  const fits = made && bundled.every((name) => made.texts[name] === servedBundles.get(name));
+  const generated = fits ? made.files : await generateAll({ only: bundled });
   const written = [];
-  for (const [name, content] of await generateAll({ only: bundled })) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
-  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save`);
+  for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
+  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ' (made beside the check)' : ''}`);
 
   // The types package compiled with the new types, in this process: the client builds its methods from the
   // types package's tables at import, so a new client method is there at once for code that imports it.
