@@ -214,14 +214,16 @@ describe('the back-off between attempts', () => {
 describe('an attempt\'s timeout', () => {
   it('ends an attempt whose answer trickles on past it, and the next attempt delivers', async () => {
     let trickle: NodeJS.Timeout | undefined;
+    let sentWhenCut: number | undefined;
     const receiver = await startReceiver((_hit, index, res) => {
       if (index > 0) return void res.writeHead(200).end();
-      // Headers at once, then a byte every 20 ms for 3 s: the connection is never idle.
+      // Headers at once, then a byte every 20 ms for 6 s: the connection is never idle for the 1 s timeout.
       res.writeHead(200, { 'content-type': 'text/plain' });
       let sent = 0;
-      trickle = setInterval(() => (++sent > 150 || res.destroyed ? clearInterval(trickle) : res.write('.')), 20);
+      res.on('close', () => (sentWhenCut = sent));
+      trickle = setInterval(() => (++sent > 300 || res.destroyed ? clearInterval(trickle) : res.write('.')), 20);
     });
-    await start(receiver.url, { ...fast, timeoutMs: 300 });
+    await start(receiver.url, { ...fast, timeoutMs: 1_000 });
     await finished();
     await t!.sandbox.dispatcher.idle();
     clearInterval(trickle);
@@ -229,9 +231,8 @@ describe('an attempt\'s timeout', () => {
       [1, 'failed', null],
       [2, 'delivered', 200],
     ]);
-    const gap = receiver.hits[1]!.at - receiver.hits[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(290);
-    expect(gap).toBeLessThan(2_500);
+    // The sandbox hung up while the answer was still coming (no timed bound: the machine may be loaded).
+    expect(sentWhenCut).toBeLessThan(300);
   });
 });
 
