@@ -68,7 +68,7 @@ describe('one session\'s queue', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await raise(session, '+10000000001');
     await raise(session, '+10000000002');
-    await until(async () => (await logOf()).length === 2 && vi.getTimerCount() === 1, 'the second event to fail and wait for its retry');
+    await until(async () => (await logOf()).map((entry) => entry.outcome).join() === 'delivered,failed' && vi.getTimerCount() === 1, 'the second event to fail and wait for its retry');
     await raise(session, '+10000000003');
     // Time for the third to go out, were it not queued behind the second.
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
