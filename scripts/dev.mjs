@@ -24,7 +24,8 @@ const { generateAll, generatedDir } = await import('../packages/types/scripts/ge
 const { compilePackage } = await import('./compile.mjs');
 const { typesAhead } = await import('./dev-types-ahead.mjs');
 // One sandbox for the run: a reload after a save keeps its data, memory too (POST /sandbox/reset empties a company).
-const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, sandbox: sandboxFrom(options) });
+// A warm Prism per mock (its modules loaded) takes each save's bundle: most of a Prism's start is its modules.
+const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, warm: true, sandbox: sandboxFrom(options) });
 served.printUrls();
 served.stopOnSignals();
 

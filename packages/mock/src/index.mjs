@@ -62,17 +62,20 @@ function whenSaid(child, what, timeoutMs) {
  * standby Prism is kept loaded (not listening), and takes over the port the moment the one serving exits;
  * without, a new Prism is started, which takes 1.5 s on an idle machine and several seconds on a busy one.
  */
-function supervise(name, document, { socket, host, port, verbose, timeoutMs, log, standby: useStandby }) {
+function supervise(name, document, { socket, host, port, verbose, timeoutMs, log, standby: useStandby, warm: useWarm }) {
   let stopping = false;
   let active;
   let standby;
+  // With `warm`: a Prism with its modules loaded, waiting for the document of the next reload.
+  let warm;
   const children = new Set();
 
-  function launch(asStandby, startTimeoutMs = timeoutMs) {
+  /** A Prism on `document`; `asWarm`: one that loads its modules and waits for a document (serveDocument). */
+  function launch(asStandby, startTimeoutMs = timeoutMs, asWarm = false) {
     const child = spawn(
       process.execPath,
-      ['--import', preload, prismBin, 'mock', document, '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
-      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'] },
+      ['--import', preload, prismBin, 'mock', asWarm ? '(given when told)' : document, '--host', host, '--port', String(port), '--verboseLevel', verbose ? 'info' : 'error'],
+      { stdio: ['ignore', verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'], env: asWarm ? { ...process.env, IDV_MOCK_WARM: '1' } : process.env },
     );
     children.add(child);
     child.once('exit', () => children.delete(child));
@@ -81,10 +84,43 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       if (verbose) process.stderr.write(chunk);
       prism.stderrTail = (prism.stderrTail + chunk).slice(-4096);
     });
-    prism.loaded = whenSaid(child, 'loaded', startTimeoutMs);
-    prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : startTimeoutMs);
-    prism.listening.catch(() => {});
-    prism.loaded.then(() => asStandby || listenOn(prism), () => {});
+    prism.begin = (timeout) => {
+      prism.loaded = whenSaid(child, 'loaded', timeout);
+      prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : timeout);
+      prism.listening.catch(() => {});
+      prism.loaded.then(() => asStandby || listenOn(prism), () => {});
+    };
+    if (asWarm) {
+      prism.warmed = whenSaid(child, 'warm', 24 * 3600_000);
+      prism.warmed.catch(() => {});
+    } else prism.begin(startTimeoutMs);
+    return prism;
+  }
+
+  function prepareWarm() {
+    if (!useWarm || stopping) return;
+    const next = launch(false, timeoutMs, true);
+    warm = next;
+    next.child.once('exit', () => {
+      if (warm !== next || stopping) return;
+      warm = undefined;
+      setTimeout(prepareWarm, 1_000);
+    });
+  }
+
+  /**
+   * The warm Prism told to serve `path`, if there is one whose modules have loaded (it then takes the
+   * document's part of a start alone: about a fifth of it); else undefined.
+   */
+  async function serveWarm(path, startTimeoutMs) {
+    const prism = warm;
+    warm = undefined;
+    if (!prism || !(await prism.warmed.then(() => true, () => false)) || hasExited(prism.child)) {
+      if (prism) await stopChild(prism.child);
+      return undefined;
+    }
+    prism.begin(startTimeoutMs);
+    prism.child.send({ prism: 'document', path });
     return prism;
   }
 
@@ -157,8 +193,10 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
     async start() {
       await serve(launch(false));
       prepareStandby();
+      prepareWarm();
     },
     pid: () => active?.child.pid,
+    warmPid: () => warm?.child.pid,
     /**
      * Starts a Prism on the document `next` and, once it accepts, drains the one serving: the port answers
      * throughout. A Prism that fails to start leaves the serving one in place, and rejects. (A new file, not
@@ -169,15 +207,18 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       const previous = document;
       document = next;
       try {
-        await serve(launch(false, Math.max(timeoutMs, swapTimeoutMs)));
+        const startTimeoutMs = Math.max(timeoutMs, swapTimeoutMs);
+        await serve((await serveWarm(next, startTimeoutMs)) ?? launch(false, startTimeoutMs));
       } catch (error) {
         document = previous;
+        prepareWarm();
         throw error;
       }
       const oldStandby = standby;
       standby = undefined;
       await Promise.all([old && drain(old), stopChild(oldStandby?.child)]);
       prepareStandby();
+      prepareWarm();
     },
     /** Resolves once a standby is loaded (at once without `standby`). */
     async standbyReady() {
@@ -199,7 +240,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
  * URLs, a `reload()` that swaps in Prisms of the bundles as they are now without refusing a connection, and
  * a `stop()` that ends everything.
  */
-export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, standby = false, bundles: from = bundles } = {}) {
+export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, verbose = false, timeoutMs = 30_000, log = console.log, standby = false, warm = false, bundles: from = bundles } = {}) {
   const supervisors = [];
   // What Prism serves: the bundles with their response examples completed (fill-examples.mjs).
   const served = mkdtempSync(join(tmpdir(), 'idv-mock-'));
@@ -232,7 +273,7 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
     Object.assign(servedBundles, bundleTexts);
     for (const name of names) {
       const { socket, port } = await listeningSocket(host, ports[name] ?? 0);
-      supervisors.push(supervise(name, documents[name], { socket, host, port, verbose, timeoutMs, log, standby }));
+      supervisors.push(supervise(name, documents[name], { socket, host, port, verbose, timeoutMs, log, standby, warm }));
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     }
     await Promise.all(supervisors.map((s) => s.start()));
@@ -258,6 +299,7 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
         if (failed) throw failed.reason;
       },
       prismPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].pid()])),
+      warmPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].warmPid()])),
       standbysReady: () => Promise.all(supervisors.map((s) => s.standbyReady())).then(() => undefined),
     };
   } catch (error) {
