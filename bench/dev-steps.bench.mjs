@@ -2,7 +2,7 @@
 // alone, one after another, on a scratch copy of the repository (scripts/fixtures/): the bundle and the
 // lint of the changed description (spec-check.mjs does both), the generation of its types, the compile of
 // the types package, the docs build, the sandbox's routes read again, and a Prism's start on the new bundle
-// (spawn to listening). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's
+// (spawn to first answer), cold and warm (packages/mock's warm Prism: its modules loaded, then the document). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's
 // process (in-process steps) beside it: on a shared machine the CPU time says more than the wall time.
 // `node bench/dev-steps.bench.mjs [rounds]`.
 import { execFile, spawn } from 'node:child_process';
@@ -30,14 +30,33 @@ function childCpu(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Wall and CPU seconds from the spawn of a Prism on `document` to its first answer on `port`. */
-async function prismStart(prismBin, document, port) {
+const preload = new URL('../packages/mock/src/prism-preload.mjs', import.meta.url).href;
+
+/** A Prism as packages/mock starts one for a reload of `npm run dev`: warm (its modules loaded), waiting for its document. */
+async function warmPrism(prismBin, port) {
+  const child = spawn(process.execPath, ['--import', preload, prismBin, 'mock', '(given when told)', '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    env: { ...process.env, IDV_MOCK_WARM: '1' },
+  });
+  await new Promise((resolve) => child.on('message', (message) => message?.prism === 'warm' && resolve()));
+  // Without the supervisor's socket, the preload's held listen takes Prism's own port when told.
+  child.on('message', (message) => message?.prism === 'loaded' && child.send({ prism: 'listen' }));
+  return child;
+}
+
+/**
+ * Wall and CPU seconds from the spawn of a Prism on `document` (or, given a `warm` one, from naming the
+ * document to it) to its first answer on `port`.
+ */
+async function prismStart(prismBin, document, port, warm) {
   const began = performance.now();
-  const child = spawn(process.execPath, [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], { stdio: 'ignore' });
+  const cpuBefore = warm ? childCpu(warm.pid) : 0;
+  const child = warm ?? spawn(process.execPath, [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], { stdio: 'ignore' });
+  warm?.send({ prism: 'document', path: document });
   try {
     for (;;) {
       const answered = await fetch(`http://127.0.0.1:${port}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' }).then(() => true, () => false);
-      if (answered) return { wall: (performance.now() - began) / 1000, cpu: childCpu(child.pid) };
+      if (answered) return { wall: (performance.now() - began) / 1000, cpu: childCpu(child.pid) - cpuBefore };
       if (child.exitCode !== null) throw new Error('Prism exited while starting');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -65,7 +84,7 @@ export async function devStepsBench({ rounds = 3 } = {}) {
     const checker = specChecker();
     await checker.check();
     buildRoutes();
-    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], routes: [], prism: [], prismCpu: [] };
+    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], routes: [], prism: [], prismCpu: [], warmPrism: [], warmPrismCpu: [] };
     for (let n = 1; n <= rounds; n++) {
       addOperation(at('openapi/current'), countGroupsOperation(n));
       const check = await timed(() => checker.check(['openapi/current/openapi.yaml', ...Object.keys(countGroupsOperation(n).files).map((file) => `openapi/current/${file}`)]));
@@ -79,6 +98,8 @@ export async function devStepsBench({ rounds = 3 } = {}) {
       const routes = await timed(() => buildRoutes());
       if (!routes.value.some((route) => route.operationId === `countGroupsRound${n}`)) throw new Error('the routes were not read again');
       const prism = await prismStart(prismBin, at('openapi/dist/current.json'), 20_000 + Math.floor(Math.random() * 30_000));
+      const port = 20_000 + Math.floor(Math.random() * 30_000);
+      const warm = await prismStart(prismBin, at('openapi/dist/current.json'), port, await warmPrism(prismBin, port));
       steps.check.push(check.wall);
       steps.checkCpu.push(check.cpu);
       steps.generate.push(generate.wall);
@@ -89,6 +110,8 @@ export async function devStepsBench({ rounds = 3 } = {}) {
       steps.routes.push(routes.wall);
       steps.prism.push(prism.wall);
       steps.prismCpu.push(prism.cpu);
+      steps.warmPrism.push(warm.wall);
+      steps.warmPrismCpu.push(warm.cpu);
     }
     return { rounds, ...Object.fromEntries(Object.entries(steps).map(([name, values]) => [name, Number(median(values).toFixed(3))])), loadAverage: loadavg()[0] };
   } finally {
