@@ -27,7 +27,11 @@ describe('the openapi-fetch clients', () => {
     const api = createFetchClient({ companyKey: fakeKey, baseUrl, rateLimit: false, fetch });
     const { data } = await api.POST('/list-users', { body: {} });
     expect(data).toEqual({ result: [] });
-    expect(seen).toEqual([{ contentType: 'application/json', body: { companyKey: fakeKey } }]);
+    await api.POST('/delete-user', { body: { userId: 'u-1' } });
+    expect(seen).toEqual([
+      { contentType: 'application/json', body: { companyKey: fakeKey } },
+      { contentType: 'application/json', body: { userId: 'u-1', companyKey: fakeKey } },
+    ]);
   });
 
   it('send legacy bodies as multipart with company_key', async () => {

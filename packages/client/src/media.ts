@@ -57,7 +57,7 @@ export function readTarEntries(archive: string | Uint8Array): TarEntry[] {
   // nanotar reads the whole ArrayBuffer behind a view, from its start: a view into a larger buffer (a Node
   // Buffer from the shared pool, a subarray) is copied into a buffer of its own first (`new Uint8Array`, as
   // a Buffer's `slice` is a view too).
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
   return parseTar(own)
     .filter((entry) => entry.type === 'file' || entry.type === undefined)
     .map((entry) => ({ name: entry.name, size: entry.size ?? entry.data?.length ?? 0, bytes: entry.data ?? new Uint8Array() }));

@@ -140,3 +140,49 @@ describe('a page size below 1', () => {
     expect(sent).toHaveLength(0);
   });
 });
+
+describe('the deprecated helpers', () => {
+  it('stop on an empty page even if total says more', async () => {
+    // A second request would get a 400: the walk must end after the empty page.
+    for (const walk of [allBlacklistRecords, allMonitoringRecords]) {
+      const { fetch, sent } = fakeFetch((_r, i) => (i === 0 ? json({ result: { offset: 0, start: 0, limit: 2, total: 99, data: [] } }) : json({ argumentError: 'wrong-parameters' }, 400)));
+      const seen = [];
+      for await (const record of walk(createClient({ ...options, fetch, retry: false }))) seen.push(record);
+      expect(seen).toEqual([]);
+      expect(sent).toHaveLength(1);
+    }
+  });
+
+  it('pass their signal on: an aborted walk sends nothing and rejects as aborted', async () => {
+    // As fetch does, a request whose signal has aborted is never sent.
+    const { fetch, sent } = fakeFetch(({ init }) => (init.signal?.aborted ? Promise.reject(init.signal.reason) : json({ result: [] })));
+    const idv = createClient({ ...options, fetch, retry: false });
+    const signal = AbortSignal.abort();
+    const aborted = { name: 'IdvNetworkError', reason: 'aborted' };
+    await expect(allBlacklistRecords(idv, { signal }).next()).rejects.toMatchObject(aborted);
+    await expect(allMonitoringRecords(idv, { signal }).next()).rejects.toMatchObject(aborted);
+    await expect(allScreeningHits(idv, { fullName: 'Jane Roe', scoreThreshold: 80 }, { signal }).next()).rejects.toMatchObject(aborted);
+    expect(sent.filter(({ init }) => !init.signal?.aborted)).toHaveLength(0);
+  });
+});
+
+describe('a page size of 1', () => {
+  it('walks one item a page, by .all() and by the deprecated helpers', async () => {
+    const three = records.slice(0, 3);
+    const { fetch, sent } = fakeFetch(({ json: body }) => {
+      const { offset, limit } = body!.query as { offset: number; limit: number };
+      return json({ result: { offset, limit, total: three.length, data: page(three, offset, limit) } });
+    });
+    const idv = createClient({ ...options, fetch });
+    const seen = [];
+    for await (const record of idv.listBlacklistRecords.all(undefined, { pageSize: 1 })) seen.push(record.id);
+    for await (const record of allBlacklistRecords(idv, { pageSize: 1 })) seen.push(record.id);
+    expect(seen).toEqual(['r0', 'r1', 'r2', 'r0', 'r1', 'r2']);
+    expect(sent.map((s) => (s.json!.query as { limit: number }).limit)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('is the least: below it the walk is refused with a message that says so', async () => {
+    const idv = createClient({ ...options, fetch: fakeFetch(() => json({ result: [] })).fetch });
+    await expect(idv.listBlacklistRecords.all(undefined, { pageSize: 0 }).next()).rejects.toThrow(new RangeError('pageSize must be a whole number of at least 1'));
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { getEventListeners } from 'node:events';
 import { createClient, createLegacyClient } from './index.js';
 import { createThrottle, sharedThrottle, systemClock, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
@@ -230,5 +231,177 @@ describe('the throttle of clients', () => {
     await expect(waiting).rejects.toBeDefined();
     await clock.advance(61_000);
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe('the system clock', () => {
+  it('tells the wall-clock time, which Retry-After dates are read against', () => {
+    expect(Math.abs(systemClock.now() - Date.now())).toBeLessThan(1_000);
+  });
+
+  it('sleeps as long as asked, with or without a signal, and leaves no listener on the signal', async () => {
+    const signal = new AbortController().signal;
+    const started = performance.now();
+    await systemClock.sleep(20);
+    await systemClock.sleep(20, signal);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('stops sleeping when its signal aborts, with the signal’s reason, and leaves no listener', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const sleeping = systemClock.sleep(1_000, controller.signal);
+    setTimeout(() => controller.abort(new Error('caller gave up')), 10);
+    await expect(sleeping).rejects.toThrow('caller gave up');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('does not sleep at all for a signal that has already aborted', async () => {
+    await expect(systemClock.sleep(50, AbortSignal.abort(new Error('too late')))).rejects.toThrow('too late');
+  });
+});
+
+describe('the throttle’s edges', () => {
+  it('names what is wrong with its settings', () => {
+    expect(() => createThrottle(0)).toThrow(new RangeError('rateLimit.perMinute must be a number of at least 1'));
+    for (const settings of [{ windowMs: 0, marginMs: 0 }, { windowMs: -5_000 }, { marginMs: -1 }, { windowMs: Number.NaN }]) {
+      expect(() => createThrottle(10, settings), JSON.stringify(settings)).toThrow(new RangeError('windowMs must be positive and marginMs not negative'));
+    }
+    expect(() => createThrottle(10, { windowMs: 1, marginMs: 0 })).not.toThrow();
+  });
+
+  it('on the real clock, lets a request go when the window has passed even if the wall clock was set back meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    try {
+      const throttle = createThrottle(2);
+      await throttle.acquire();
+      await throttle.acquire();
+      vi.setSystemTime(Date.now() - 3_600_000);
+      let through = false;
+      const waiting = throttle.acquire().then(() => (through = true));
+      await vi.advanceTimersByTimeAsync(60_999);
+      expect(through).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(through).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves no listener on a long-lived signal once a waiting request got through, or failed with its store', async () => {
+    const clock = virtualClock();
+    const signal = new AbortController().signal;
+    const throttle = createThrottle(1, clock);
+    await throttle.acquire(signal);
+    const waiting = throttle.acquire(signal);
+    await settle();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    await clock.advance(61_000);
+    await waiting;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+
+    const failing = createThrottle(1, { clock, store: { take: async () => Promise.reject(new Error('store unreachable')) } });
+    const failed = failing.acquire(signal).catch((error: unknown) => error);
+    await settle();
+    expect(await Promise.race([failed, 'still waiting'])).toEqual(new Error('store unreachable'));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('stops its own sleep once the only waiting request gave up', async () => {
+    const clock = virtualClock();
+    const throttle = createThrottle(1, clock);
+    await throttle.acquire();
+    const controller = new AbortController();
+    const waiting = throttle.acquire(controller.signal);
+    await settle();
+    expect(clock.pending).toBe(1);
+    controller.abort(new Error('gave up'));
+    await expect(waiting).rejects.toThrow('gave up');
+    await settle();
+    expect(clock.pending).toBe(0);
+  });
+
+  it('asks a shared store again only when the wait it named is over, though a waiting request gave up meanwhile', async () => {
+    const clock = virtualClock();
+    const answers = [5_000, 0, 0];
+    const asked: number[] = [];
+    const throttle = createThrottle(10, { clock, store: { take: async () => (asked.push(clock.now()), answers.shift() ?? 0) } });
+    const controller = new AbortController();
+    const leaving = throttle.acquire(controller.signal);
+    const staying = throttle.acquire();
+    await clock.advance(1_000);
+    controller.abort(new Error('gave up'));
+    await expect(leaving).rejects.toThrow('gave up');
+    await clock.runAll();
+    await staying;
+    expect(asked).toEqual([0, 5_000]);
+  });
+
+  it('asks a shared store one request at a time, from the head of the queue', async () => {
+    const clock = virtualClock();
+    let asking = 0;
+    let most = 0;
+    const store: ThrottleStore = {
+      take: async () => {
+        most = Math.max(most, ++asking);
+        await settle();
+        asking--;
+        return 0;
+      },
+    };
+    const throttle = createThrottle(10, { clock, store });
+    const order: number[] = [];
+    await Promise.all([0, 1, 2, 3].map((i) => throttle.acquire().then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(most).toBe(1);
+  });
+
+  it('answers the only waiting request with its store’s failure, and serves the next one', async () => {
+    const clock = virtualClock();
+    let calls = 0;
+    const throttle = createThrottle(10, { clock, store: { take: async () => (calls++ === 0 ? Promise.reject(new Error('store unreachable')) : 0) } });
+    const first = throttle.acquire().catch((error: unknown) => error);
+    await settle();
+    expect(await Promise.race([first, 'still waiting'])).toEqual(new Error('store unreachable'));
+    await expect(throttle.acquire()).resolves.toBeUndefined();
+  });
+
+  it('does not crash the process when a request gives up while a shared store is being asked', async () => {
+    // An unhandled rejection ends a Node process; record any while the store answers after the caller left.
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      for (const answer of [() => 0, () => Promise.reject(new Error('store unreachable'))]) {
+        let release!: () => void;
+        const store: ThrottleStore = { take: () => new Promise<void>((resolve) => (release = resolve)).then(answer) };
+        const throttle = createThrottle(10, { clock: virtualClock(), store });
+        const controller = new AbortController();
+        const leaving = throttle.acquire(controller.signal);
+        await settle();
+        controller.abort(new Error('gave up'));
+        await expect(leaving).rejects.toThrow('gave up');
+        release();
+        await settle();
+        await settle();
+      }
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
+
+describe('the shared default throttle', () => {
+  it('is a throttle, the one a client made without rateLimit uses', async () => {
+    await expect(sharedThrottle().acquire()).resolves.toBeUndefined();
+  });
+
+  it('is kept under the global key that every version of the package looks for', () => {
+    // Other versions of @idv-toolkit/client in the same process find it under this key: it must not change.
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for('@idv-toolkit/client:shared-throttle')]).toBe(sharedThrottle());
   });
 });
