@@ -14,8 +14,9 @@ let mocks: Awaited<ReturnType<typeof startMocks>>;
 beforeAll(async () => {
   writeFileSync(copies.current, original);
   writeFileSync(copies.legacy, readFileSync(bundles.legacy, 'utf8'));
-  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles: copies, log: () => {}, warm: true });
-}, 60_000);
+  // Prism's start takes tens of seconds on a loaded machine; the test is about the reload.
+  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles: copies, log: () => {}, warm: true, timeoutMs: 120_000 });
+}, 150_000);
 afterAll(async () => {
   await mocks?.stop();
   rmSync(folder, { recursive: true, force: true });
@@ -45,5 +46,5 @@ describe('a reload with warm Prisms', () => {
       expect(JSON.stringify(await (await listGroups()).json())).toContain(`grp-warm-${round}`);
       expect(mocks.warmPids().current).not.toBe(warmPid);
     }
-  }, 120_000);
+  }, 240_000);
 });
