@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getEventListeners } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createClient, createLegacyClient } from './index.js';
-import { createThrottle, sharedThrottle, systemClock, type ThrottleStore } from './rate-limit.js';
+import { createThrottle, memoryStore, sharedThrottle, systemClock, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
 import { settle, virtualClock } from './virtual-clock.test-helper.js';
 
@@ -403,5 +405,27 @@ describe('the shared default throttle', () => {
   it('is kept under the global key that every version of the package looks for', () => {
     // Other versions of @idv-toolkit/client in the same process find it under this key: it must not change.
     expect((globalThis as Record<symbol, unknown>)[Symbol.for('@idv-toolkit/client:shared-throttle')]).toBe(sharedThrottle());
+  });
+});
+
+describe('the in-process log', () => {
+  it('keeps only about the sends of the last window, however long the process runs', () => {
+    // The heap is measured after a full collection, before and after half a million sends (a busy process's
+    // day); kept whole, their times alone would take about 4 MB.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let now = 0;
+    const store = memoryStore({ now: () => now });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let refused = 0;
+    for (let i = 0; i < 500_000; i++, now++) if (store.take(1_000, 100) !== 0) refused++;
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(refused).toBe(0);
+    expect(grown).toBeLessThan(1_000_000);
+    // And it still counts right: the window holds the last 99 sends, the oldest 1 ms from leaving it.
+    expect(store.take(99, 100)).toBe(1);
+    expect(store.take(100, 100)).toBe(0);
   });
 });
