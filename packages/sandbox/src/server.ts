@@ -96,6 +96,27 @@ function firstField(problem: { instancePath: string; params: Record<string, unkn
 /** What a request's log line knows so far. */
 type Trace = { operation?: string; company?: string };
 
+/** What the per-request log line needs when the answer is finished, kept on the response (no closure per request). */
+type Logged = { started: number; trace: Trace; path: string | undefined };
+const loggedOf = Symbol('sandbox log line');
+
+/**
+ * A request target that is a path alone (no query, escape, dot segment or empty segment) is its own
+ * pathname, as `new URL` would read it: no URL object is built for it (issue 14's bench, every request).
+ */
+const plainPath = /^(?:\/[\w~-][\w.~-]*)+\/?$|^\/$/;
+
+/** The parts of the request target that the sandbox reads; a URL, or a plain path read as one. */
+type Target = Pick<URL, 'pathname' | 'searchParams'>;
+class PlainTarget {
+  constructor(readonly pathname: string) {}
+  /** A plain path has no query: an empty one, made only when asked for. */
+  get searchParams(): URLSearchParams {
+    return new URLSearchParams();
+  }
+}
+const readTarget = (target: string | undefined): Target | undefined => (target !== undefined && plainPath.test(target) ? new PlainTarget(target) : parseTarget(target));
+
 /** A sandbox server with its state, not yet listening. */
 export type Sandbox = {
   server: Server;
@@ -283,9 +304,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     let reply: Reply;
     try {
       // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
-      const run = async (stores: Collections) => handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted));
+      const run = (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted)));
       reply = await (readOnlyOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
-      await flush(emitted);
+      if (emitted.length) await flush(emitted);
     } catch (error) {
       if (error instanceof ApiError) {
         scope.undo();
@@ -307,7 +328,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
    */
   const uploadReading = (route: Route): UploadReading => ({ bigFields: route.bigFields, bigString: Math.max(64 * 1024, 6 * limits.maxTextLength), maxSkeletonBytes: limits.maxBodyBytes });
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: URL, trace: Trace) {
+  async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: Target, trace: Trace) {
     let outcome: Outcome;
     try {
       const maxBytes = route.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
@@ -336,7 +357,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
    * 400 a finishing POST without the page's form token or with an unknown result, 405 another method,
    * 529 over the rate limit (as the API).
    */
-  async function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL, trace: Trace) {
+  async function handleWidget(req: IncomingMessage, res: ServerResponse, url: Target, trace: Trace) {
     trace.operation = 'applicantPage';
     const page = (status: number, html: string) => {
       res.writeHead(status, { ...widgetHeaders, 'content-length': Buffer.byteLength(html) });
@@ -402,14 +423,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     page(200, widgetPage(session, token, isExpired(context, session), message, formTokens.tokenFor(session.id)));
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, trace: Trace, url: URL | undefined) {
+  async function handle(req: IncomingMessage, res: ServerResponse, trace: Trace, url: Target | undefined) {
     if (!url) {
       req.resume();
       return text(res, 400, 'Bad request target', true);
     }
     const path = url.pathname;
     if (options.database) await ready();
-    if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url, origin);
+    if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url instanceof URL ? url : parseTarget(req.url)!, origin);
     const widget = path === '/widget/' || path === '/widget';
     const route = widget ? undefined : findRoute(req.method, path);
     if (!widget && !route) {
@@ -443,25 +464,31 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     setImmediate(next).unref();
   }
 
-  const server = createServer(async (req, res) => {
+  /** Writes a request's line once its answer is finished: one function for every request, its state on the response. */
+  function logFinished(this: ServerResponse & { [loggedOf]?: Logged }) {
+    const logged = this[loggedOf];
+    if (!logged) return;
+    this[loggedOf] = undefined;
+    const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.trace.operation, status: this.statusCode, ms: performance.now() - logged.started, company: logged.trace.company };
+    log!(formatLine(line, secrets));
+  }
+
+  const server = createServer((req, res) => {
     const started = log ? performance.now() : 0;
     const trace: Trace = {};
-    const url = parseTarget(req.url);
-    consoleApp.tap(req, res, trace, url?.pathname);
+    const url = readTarget(req.url);
+    const path = url?.pathname;
+    consoleApp.tap(req, res, trace, path);
     if (log) {
-      res.once('finish', () => {
-        const line: RequestLine = { method: req.method ?? '-', path: url?.pathname ?? '-', operation: trace.operation, status: res.statusCode, ms: performance.now() - started, company: trace.company };
-        log(formatLine(line, secrets));
-      });
+      (res as ServerResponse & { [loggedOf]?: Logged })[loggedOf] = { started, trace, path };
+      res.on('finish', logFinished);
     }
-    try {
-      await handle(req, res, trace, url);
-    } catch (error) {
+    handle(req, res, trace, url).catch((error) => {
       // A bug of the sandbox, not of the request: say so plainly, never hang.
       console.error(error);
       if (!res.headersSent) json(res, 500, { error: 'sandbox internal error' });
       else res.end();
-    }
+    });
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

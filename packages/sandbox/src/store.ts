@@ -73,24 +73,46 @@ export function createBudget(maxBytesPerCompany: number): Budget {
 }
 
 /**
- * Runs one piece of work at a time per key, in arrival order (a promise chain per company). The memory
- * store's transactions: with awaits between a check and its write, two requests of one company could
- * otherwise both pass the check. Other companies never wait.
+ * Runs one piece of work at a time per key, in arrival order. The memory store's transactions: with
+ * awaits between a check and its write, two requests of one company could otherwise both pass the check.
+ * Other companies never wait. Uncontended (the usual case: memory work ends within its turn), a piece of
+ * work costs one map entry and one `then`, no promise of its own (issue 14's bench).
  */
 export function keyedMutex() {
-  const tails = new Map<string, Promise<void>>();
-  return async function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = tails.get(key);
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    tails.set(key, mine);
+  /** Per key held: the work waiting behind the running one, in arrival order. */
+  const queues = new Map<string, (() => void)[]>();
+  const release = (key: string) => {
+    const queue = queues.get(key)!;
+    const next = queue.shift();
+    if (next) next();
+    else queues.delete(key);
+  };
+  const run = <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    let running: Promise<T>;
     try {
-      if (before) await before;
-      return await work();
-    } finally {
-      release();
-      if (tails.get(key) === mine) tails.delete(key);
+      running = Promise.resolve(work());
+    } catch (error) {
+      release(key);
+      return Promise.reject(error);
     }
+    return running.then(
+      (value) => {
+        release(key);
+        return value;
+      },
+      (error) => {
+        release(key);
+        throw error;
+      },
+    );
+  };
+  return function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const queue = queues.get(key);
+    if (queue === undefined) {
+      queues.set(key, []);
+      return run(key, work);
+    }
+    return new Promise<T>((resolve, reject) => queue.push(() => void run(key, work).then(resolve, reject)));
   };
 }
 
