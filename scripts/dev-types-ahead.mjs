@@ -34,12 +34,15 @@ export function typesAhead({ configPath = 'openapi/redocly.yaml', bundleDir = 'o
   const worker = new Worker(new URL(import.meta.url));
   worker.unref();
   let next = 0;
+  let gone = false;
   const waiting = new Map();
   worker.on('message', ({ id, result }) => {
     waiting.get(id)?.(result);
     waiting.delete(id);
   });
+  // A worker that failed makes nothing more: dev then generates the types itself, as it did before.
   const failAll = () => {
+    gone = true;
     for (const resolve of waiting.values()) resolve(undefined);
     waiting.clear();
   };
@@ -48,6 +51,7 @@ export function typesAhead({ configPath = 'openapi/redocly.yaml', bundleDir = 'o
   worker.postMessage({ init: { configPath: resolve(configPath), bundleDir: resolve(bundleDir) } });
   return {
     ahead(files) {
+      if (gone) return Promise.resolve(undefined);
       const id = ++next;
       return new Promise((done) => {
         waiting.set(id, done);

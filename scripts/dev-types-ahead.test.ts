@@ -44,6 +44,13 @@ describe('typesAhead', () => {
     expect(files.has('legacy.ts')).toBe(false);
   }, 120_000);
 
+  it('answers at once, with nothing, once its worker is gone', async () => {
+    const stopped = typesAhead({ configPath: at('openapi/redocly.yaml'), bundleDir: at('openapi/dist') });
+    await stopped.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await stopped.ahead(['current/openapi.yaml'])).toBeUndefined();
+  });
+
   it('makes nothing of a save that does not bundle', async () => {
     writeFileSync(at('openapi/current/openapi.yaml'), 'openapi: 3.1.0\npaths:\n  /x:\n    $ref: paths/missing.yaml\n');
     expect(await worker.ahead(['current/openapi.yaml'])).toBeUndefined();
