@@ -115,7 +115,9 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
   async function serveWarm(path, startTimeoutMs) {
     const prism = warm;
     warm = undefined;
-    if (!prism || !(await prism.warmed.then(() => true, () => false)) || hasExited(prism.child)) {
+    // One still loading is waited for (it is ahead of a new one), as long as a start may take.
+    const late = new Promise((resolve) => setTimeout(resolve, startTimeoutMs, false).unref());
+    if (!prism || !(await Promise.race([prism.warmed.then(() => true, () => false), late])) || hasExited(prism.child)) {
       if (prism) await stopChild(prism.child);
       return undefined;
     }
