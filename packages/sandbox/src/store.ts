@@ -134,7 +134,6 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const indexFns = indexNames.map((name) => indexes[name]!);
   const uniqueAt = unique.map((name) => indexNames.indexOf(name));
   const byCompany = new Map<string, Map<string, Entry<T>>>();
-  const owners = new Map<string, string>();
   // Per index, company -> key -> IDs: a map per company (made once), none per key unless two records share it.
   const lookups: Map<string, Map<string, Ids>>[] = indexNames.map(() => new Map());
   const keysOf = (at: number, company: string) => {
@@ -193,7 +192,6 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
     if (old) unindex(company, id, old);
     records.set(id, { record, size, keys });
-    owners.set(id, company);
     for (let at = 0; at < lookups.length; at++) {
       const lookup = keysOf(at, company);
       for (const key of keys[at]!) {
@@ -210,7 +208,6 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     const entry = records?.get(id);
     if (!entry) return false;
     records!.delete(id);
-    owners.delete(id);
     unindex(company, id, entry);
     budget?.refund(company, entry.size);
     return true;
@@ -236,7 +233,12 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   // Async by signature only: each method does its work before returning a settled promise.
   return {
     get: async (company, id) => byCompany.get(company)?.get(id)?.record,
-    ownerOf: async (id) => owners.get(id),
+    // Asked of each company's records (companies are few, from the configuration): a map of every ID to its
+    // owner cost one more insertion into a map as large as the store for every record stored (issue 14's bench).
+    ownerOf: async (id) => {
+      for (const [company, records] of byCompany) if (records.has(id)) return company;
+      return undefined;
+    },
     put: async (company, id, record) => put(company, id, record),
     delete: async (company, id) => remove(company, id),
     list: async (company) => [...(byCompany.get(company)?.values() ?? [])].map((entry) => entry.record),
@@ -246,14 +248,10 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     clear: (company) => {
       if (company === undefined) {
         byCompany.clear();
-        owners.clear();
         for (const lookup of lookups) lookup.clear();
         return; // the caller clears the shared budget once for every collection
       }
-      for (const [id, entry] of byCompany.get(company) ?? []) {
-        owners.delete(id);
-        budget?.refund(company, entry.size);
-      }
+      for (const entry of byCompany.get(company)?.values() ?? []) budget?.refund(company, entry.size);
       byCompany.delete(company);
       for (const lookup of lookups) lookup.delete(company);
     },
