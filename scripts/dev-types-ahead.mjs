@@ -26,9 +26,10 @@ export function touchedApis(apis, files) {
 }
 
 /**
- * Starts the worker. `ahead(files)` resolves to `{ texts, files }`: per API touched by the saved `files`,
- * the bundle's text as dev writes it, and the generated files by name; or undefined if the worker could
- * not make them (a save that does not bundle: the check says why).
+ * Starts the worker. `ahead(files, onBundled)` resolves to `{ texts, files }`: per API touched by the saved
+ * `files`, the bundle's text as dev writes it, and the generated files by name; or undefined if the worker
+ * could not make them (a save that does not bundle: the check says why). `onBundled(texts)` gets the
+ * bundles' texts as soon as they are made, before the generation (dev has the mocks load them).
  */
 export function typesAhead({ configPath = 'openapi/redocly.yaml', bundleDir = 'openapi/dist' } = {}) {
   const worker = new Worker(new URL(import.meta.url));
@@ -36,7 +37,10 @@ export function typesAhead({ configPath = 'openapi/redocly.yaml', bundleDir = 'o
   let next = 0;
   let gone = false;
   const waiting = new Map();
-  worker.on('message', ({ id, result }) => {
+  const bundledCallbacks = new Map();
+  worker.on('message', ({ id, result, bundled }) => {
+    if (bundled) return bundledCallbacks.get(id)?.(bundled);
+    bundledCallbacks.delete(id);
     waiting.get(id)?.(result);
     waiting.delete(id);
   });
@@ -50,11 +54,12 @@ export function typesAhead({ configPath = 'openapi/redocly.yaml', bundleDir = 'o
   worker.on('exit', failAll);
   worker.postMessage({ init: { configPath: resolve(configPath), bundleDir: resolve(bundleDir) } });
   return {
-    ahead(files) {
+    ahead(files, onBundled) {
       if (gone) return Promise.resolve(undefined);
       const id = ++next;
       return new Promise((done) => {
         waiting.set(id, done);
+        if (onBundled) bundledCallbacks.set(id, onBundled);
         worker.postMessage({ id, files });
       });
     },
@@ -86,6 +91,7 @@ if (!isMainThread && parentPort) {
         texts[name] = JSON.stringify(result.bundle.parsed, null, 2);
         writeFileSync(join(dir, `${name}.json`), texts[name]);
       }
+      parentPort.postMessage({ id, bundled: texts });
       const generated = await generateAll({ bundleDir: dir, only: names });
       parentPort.postMessage({ id, result: { texts, files: [...generated] } });
     } catch {

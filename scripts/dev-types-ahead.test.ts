@@ -34,10 +34,13 @@ describe('typesAhead', () => {
     const operation = countGroupsOperation();
     addOperation(at('openapi/current'), operation);
     const saved = ['current/openapi.yaml', ...Object.keys(operation.files).map((file) => `current/${file}`)];
-    const [made, checked] = await Promise.all([worker.ahead(saved), specChecker({ configPath: at('openapi/redocly.yaml'), cwd: scratch.dir }).check()]);
+    let bundledFirst: Record<string, string> | undefined;
+    const [made, checked] = await Promise.all([worker.ahead(saved, (texts: Record<string, string>) => (bundledFirst = texts)), specChecker({ configPath: at('openapi/redocly.yaml'), cwd: scratch.dir }).check()]);
     expect(checked.errors).toEqual([]);
     expect(Object.keys(made!.texts)).toEqual(['current']);
     expect(made!.texts.current).toBe(JSON.stringify(checked.bundles!.current, null, 2));
+    // The bundles came first, on their own, for the mocks to load while the types are made.
+    expect(bundledFirst).toEqual(made!.texts);
     const files = new Map(made!.files);
     expect(files.get('current-operations.ts')).toMatch(/"countGroups": \{\s*"path": "\/count-groups"/);
     expect(files.get('current.ts')).toContain('CountGroupsResponse');

@@ -57,10 +57,19 @@ for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, awa
 async function rebuild(files) {
   const began = performance.now();
   const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).map((file) => `openapi/${file}`).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
-  const early = ahead.ahead(files);
+  // As soon as the worker has bundled, the warm Prisms start loading its bundles, held from the port until
+  // the check has passed (then swapped in if the check's bundles are the same) or dropped if it fails.
+  let checked = false;
+  let prepared;
+  const early = ahead.ahead(files, (texts) => {
+    if (!checked) prepared = served.mocks.prepare(texts).catch(() => undefined);
+  });
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
   const { bundles, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
+  checked = true;
+  const dropPrepared = () => prepared?.then((made) => made?.cancel());
   if (!bundles) {
+    dropPrepared();
     lines.push(...problemLines(`check    ${errors.length} error(s) (${ms(began)}); types, mocks, sandbox and docs stay as they were:`, errors));
     return console.log(lines.join('\n'));
   }
@@ -77,7 +86,10 @@ async function rebuild(files) {
     bundled.push(name);
   }
   lines.push(`  bundle   ${bundled.length ? bundled.join(', ') : 'unchanged'} (${ms(began)})`);
-  if (!bundled.length) return console.log(lines.join('\n'));
+  if (!bundled.length) {
+    dropPrepared();
+    return console.log(lines.join('\n'));
+  }
 
   // The sandbox reads its routes again in place (a few ms; its data stays). The mocks read the bundles
   // alone: their reload (Prism's start-up, the longest step) starts now, beside the types, the compile and
@@ -88,7 +100,7 @@ async function rebuild(files) {
   } catch (error) {
     lines.push(`  sandbox  failed to read the new bundles, keeps the previous routes: ${error.message.split('\n')[0]}`);
   }
-  const reloaded = served.mocks.reload().then(
+  const reloaded = served.mocks.reload({ prepared }).then(
     () => `  mocks    answer with the change (${ms(began)})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );

@@ -11,6 +11,13 @@ export declare const defaultPorts: Record<MockName, number>;
  * target with 400 before Prism's handler sees it. A port of 0, or a port that is taken, gets a free port.
  * A Prism that exits is replaced and `log` gets one line about it. Resolves once both answer.
  */
+/** Bundles loading in warm Prisms ahead of a reload (startMocks().prepare). */
+export type PreparedBundles = {
+  texts: Partial<Record<MockName, string>>;
+  /** Drops them (a save that failed its check). */
+  cancel(): void;
+};
+
 export declare function startMocks(options?: {
   host?: string;
   ports?: Partial<Record<MockName, number>>;
@@ -34,7 +41,12 @@ export declare function startMocks(options?: {
    * one drains (answers what it has, then ends), so no connection is refused. Rejects, keeping the old
    * Prisms serving, if a bundle cannot be read or a new Prism does not start.
    */
-  reload(): Promise<void>;
+  reload(options?: { prepared?: Promise<PreparedBundles> | PreparedBundles }): Promise<void>;
+  /**
+   * With `warm`: the warm Prisms load these bundles (name -> the bundle's text as it will be written) ahead
+   * of the reload, held from the port; `reload({ prepared })` swaps them in if the bundles are those texts.
+   */
+  prepare(texts: Partial<Record<MockName, string>>): Promise<PreparedBundles>;
   stop(): Promise<void>;
   /** The process IDs of the Prism processes answering now (for diagnostics and tests). */
   prismPids(): Record<MockName, number | undefined>;

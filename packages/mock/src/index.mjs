@@ -88,7 +88,11 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       prism.loaded = whenSaid(child, 'loaded', timeout);
       prism.listening = whenSaid(child, 'listening', asStandby ? 24 * 3600_000 : timeout);
       prism.listening.catch(() => {});
-      prism.loaded.then(() => asStandby || listenOn(prism), () => {});
+      // A held Prism (prepared ahead of a reload) listens once swap() releases it.
+      prism.loaded.then(() => {
+        prism.isLoaded = true;
+        if (!asStandby && !prism.held) listenOn(prism);
+      }, () => {});
     };
     if (asWarm) {
       prism.warmed = whenSaid(child, 'warm', 24 * 3600_000);
@@ -98,7 +102,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
   }
 
   function prepareWarm() {
-    if (!useWarm || stopping) return;
+    if (!useWarm || stopping || warm) return;
     const next = launch(false, timeoutMs, true);
     warm = next;
     next.child.once('exit', () => {
@@ -112,7 +116,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
    * The warm Prism told to serve `path`, if there is one whose modules have loaded (it then takes the
    * document's part of a start alone: about a fifth of it); else undefined.
    */
-  async function serveWarm(path, startTimeoutMs) {
+  async function serveWarm(path, startTimeoutMs, held = false) {
     const prism = warm;
     warm = undefined;
     // One still loading is waited for (it is ahead of a new one), as long as a start may take.
@@ -121,6 +125,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       if (prism) await stopChild(prism.child);
       return undefined;
     }
+    prism.held = held;
     prism.begin(startTimeoutMs);
     prism.child.send({ prism: 'document', path });
     return prism;
@@ -197,6 +202,16 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       prepareStandby();
       prepareWarm();
     },
+    /**
+     * The warm Prism told to load `path` now but held from the port until `swap(path, it)`, so that its
+     * start overlaps what comes before the swap (dev's lint); undefined without a warm Prism.
+     */
+    prepare: (path) => serveWarm(path, Math.max(timeoutMs, swapTimeoutMs), true),
+    /** Drops a prepared Prism that will not be swapped in. */
+    cancel(prism) {
+      void stopChild(prism.child);
+      prepareWarm();
+    },
     pid: () => active?.child.pid,
     warmPid: () => warm?.child.pid,
     /**
@@ -204,13 +219,17 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
      * throughout. A Prism that fails to start leaves the serving one in place, and rejects. (A new file, not
      * the old one rewritten: Prism watches its file, and restarts itself in place when it changes.)
      */
-    async swap(next) {
+    async swap(next, prepared) {
       const old = active;
       const previous = document;
       document = next;
       try {
         const startTimeoutMs = Math.max(timeoutMs, swapTimeoutMs);
-        await serve((await serveWarm(next, startTimeoutMs)) ?? launch(false, startTimeoutMs));
+        if (prepared) {
+          prepared.held = false;
+          if (prepared.isLoaded) listenOn(prepared);
+        }
+        await serve(prepared ?? (await serveWarm(next, startTimeoutMs)) ?? launch(false, startTimeoutMs));
       } catch (error) {
         document = previous;
         prepareWarm();
@@ -282,11 +301,45 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
     return {
       urls,
       stop,
-      /** Serves the bundles as they are now (the interfaces whose bundle changed); see the swap in supervise(). */
-      async reload() {
-        const { written: next, bundleTexts } = writeDocuments();
-        const changed = names.filter((name) => name in next);
-        const swapped = await Promise.allSettled(changed.map((name) => supervisors[names.indexOf(name)].swap(next[name])));
+      /**
+       * With `warm`: has the warm Prisms load the bundles `texts` (name -> the bundle's text, as it will be
+       * written) before they are written, held from the port. Resolves to what `reload({ prepared })` takes,
+       * with a `cancel()` for bundles that will not be served.
+       */
+      async prepare(texts) {
+        const changed = names.filter((name) => texts[name] !== undefined && texts[name] !== servedBundles[name]);
+        generation += 1;
+        const files = {};
+        for (const name of changed) {
+          files[name] = join(served, `${name}-${generation}.json`);
+          writeFileSync(files[name], JSON.stringify(withCompleteExamples(JSON.parse(texts[name]))));
+        }
+        const prisms = Object.fromEntries(await Promise.all(changed.map(async (name) => [name, await supervisors[names.indexOf(name)].prepare(files[name])])));
+        const drop = (name) => {
+          if (prisms[name]) supervisors[names.indexOf(name)].cancel(prisms[name]);
+          rmSync(files[name], { force: true });
+        };
+        return { texts, files, prisms, drop, cancel: () => changed.forEach(drop) };
+      },
+      /**
+       * Serves the bundles as they are now (the interfaces whose bundle changed); see the swap in supervise().
+       * `prepared` (from prepare()): its Prisms are swapped in for the bundles that are the texts it loaded.
+       */
+      async reload({ prepared } = {}) {
+        const { written, bundleTexts } = writeDocuments();
+        const changed = names.filter((name) => name in written);
+        const made = await prepared;
+        const use = {};
+        for (const name of Object.keys(made?.files ?? {})) {
+          if (made.prisms[name] && changed.includes(name) && made.texts[name] === bundleTexts[name]) use[name] = made.prisms[name];
+          else made.drop(name);
+        }
+        const next = {};
+        for (const name of changed) {
+          next[name] = use[name] ? made.files[name] : written[name];
+          if (use[name]) rmSync(written[name], { force: true });
+        }
+        const swapped = await Promise.allSettled(changed.map((name) => supervisors[names.indexOf(name)].swap(next[name], use[name])));
         // The file an interface's Prisms no longer read goes: the old one if it swapped, else the new one.
         swapped.forEach((outcome, i) => {
           const name = changed[i];

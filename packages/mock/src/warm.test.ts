@@ -47,4 +47,28 @@ describe('a reload with warm Prisms', () => {
       expect(mocks.warmPids().current).not.toBe(warmPid);
     }
   }, 240_000);
+
+  it('serves bundles prepared ahead (loaded while held from the port) with the Prism that loaded them, and drops cancelled ones', async () => {
+    const text = (round: number) => original.replaceAll('grp-compliance-01', `grp-prepared-${round}`);
+    const warmPid = mocks.warmPids().current;
+    const prepared = await mocks.prepare({ current: text(1) });
+    // Held: the old Prism still answers until the reload.
+    expect(JSON.stringify(await (await listGroups()).json())).not.toContain('grp-prepared-1');
+    writeFileSync(copies.current, text(1));
+    await mocks.reload({ prepared });
+    expect(mocks.prismPids().current).toBe(warmPid);
+    expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-1');
+
+    // Prepared for a text that is not what gets written: not used, and the reload still serves the bundle.
+    const otherWarm = mocks.warmPids().current;
+    const stale = await mocks.prepare({ current: text(2) });
+    writeFileSync(copies.current, text(3));
+    await mocks.reload({ prepared: stale });
+    expect(mocks.prismPids().current).not.toBe(otherWarm);
+    expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-3');
+
+    const cancelled = await mocks.prepare({ current: text(4) });
+    cancelled.cancel();
+    expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-3');
+  }, 240_000);
 });
