@@ -2,9 +2,10 @@
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ and the docs site's sources
 // (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in this one long-lived
 // process: bundle and lint (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep
-// everything as it was; else the sandbox reads its routes again (in place, its data kept) and, side by
-// side, swap in mocks of the new bundles (no request refused meanwhile), regenerate the types of the
-// changed descriptions and compile the types package, and rebuild the docs, reporting it all in one block.
+// everything as it was; else the sandbox reads its routes again (in place, its data kept), the types made
+// beside the check (dev-types-ahead.mjs) are written and the types package compiled, the warm Prisms that
+// loaded the new bundles during the check are swapped in (no request refused meanwhile), and the docs
+// rebuilt, reporting it all in one block.
 // A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { quietEnv } from './run.mjs';
