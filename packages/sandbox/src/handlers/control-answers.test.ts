@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoSessionConfigs } from '../companies.js';
+import { personFor } from '../persons.js';
 import { callbackKeyA, keyA, startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -58,6 +59,17 @@ describe('the blacklist rejection', () => {
     const result = await t.legacyA.getResult({ session_token: id });
     expect(result.reject_reason).toEqual({ value: 'BLACKLISTED', description: `The person matches blacklist record ${record}: Known fraud` });
     expect(result.errors).toEqual(['BLACKLISTED']);
+  });
+});
+
+describe('the blacklist check', () => {
+  it('is for KYC sessions only: a KYB session keeps the result asked for', async () => {
+    t = await startTestSandbox();
+    const { id } = await t.a.begin({ configId: 'cfg-kyb-standard-01' });
+    await t.a.addBlacklistRecord({ query: { reason: 'Known fraud', personalNumber: personFor(id).personalNumber } });
+    await t.control.completeSession({ sessionId: id, result: 'approved' });
+    const { result } = await t.a.getResult({ sessionId: id });
+    expect(result.stepsResults?.map((step) => step.status)).toEqual(['approved', 'approved', 'approved']);
   });
 });
 
