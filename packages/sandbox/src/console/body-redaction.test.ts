@@ -36,6 +36,11 @@ describe('multipartFields', () => {
     expect(multipartFields(body, 'multipart/form-data')).toEqual({});
   });
 
+  it('keeps a value with line breaks and a boundary-like dash run whole, and reads a type without a space', () => {
+    const body = form('boundary42', ['Content-Disposition: form-data; name="note"\r\n\r\nline one\r\nline two --b', 'Content-Disposition: form-data; name="f"; filename="p.png"\r\nContent-Type:image/png\r\n\r\n12']);
+    expect(multipartFields(body, 'multipart/form-data; boundary=boundary42')).toEqual({ note: 'line one\r\nline two --b', f: '[file "p.png", image/png, 2 bytes]' });
+  });
+
   it('keeps a boundary given before other parameters, and an empty file', () => {
     const body = form('B2', ['Content-Disposition: form-data; name="f"; filename="e.pdf"\r\nContent-Type: application/pdf\r\n\r\n']);
     expect(multipartFields(body, 'multipart/form-data; boundary=B2; charset=utf-8')).toEqual({ f: '[file "e.pdf", application/pdf, 0 bytes]' });
@@ -52,6 +57,12 @@ describe('describeBody', () => {
     const body = Buffer.from(`{"companyKey":"${key}","n":1}`);
     expect(describeBody(body, body.length, 'application/json; charset=utf-8', [key])).toEqual({ contentType: 'application/json; charset=utf-8', size: body.length, text: '{\n  "companyKey": "[redacted]",\n  "n": 1\n}', truncated: false });
     expect(describeBody(Buffer.from('{oops'), 5, 'application/problem+json', []).text).toBe('{oops');
+  });
+
+  it('lays out only JSON that came whole with a JSON type: other text is shown as it came', () => {
+    expect(describeBody(Buffer.from('{"a":1}'), 7, 'text/plain', []).text).toBe('{"a":1}');
+    expect(describeBody(Buffer.from('{"a":1}'), 7, undefined, []).text).toBe('{"a":1}');
+    expect(describeBody(Buffer.from('{"a":1}'), 70, 'application/json', [])).toEqual({ contentType: 'application/json', size: 70, text: '{"a":1}', truncated: true });
   });
 
   it('shows a body cut short as it was kept, marked truncated, still redacted', () => {
