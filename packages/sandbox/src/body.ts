@@ -21,26 +21,32 @@ export type ParsedBody = { fields: Record<string, unknown>; files: Record<string
 const empty = Buffer.alloc(0);
 
 /**
- * The body of a request that the HTTP parser has read to its end (`complete`): the usual case, a body
- * that came with its headers, is parsed in the same turn as they are, so a turn later it waits whole in
- * the stream's buffer. Taken with one `read()`, with no listeners, promise or flowing mode per request
- * (issue 14's bench: every request of the API has a body). Undefined when the body is still arriving.
+ * The body of a request when all of it is in the stream's buffer: the message is parsed to its end
+ * (`complete`), or as many bytes as its content-length said are buffered. The usual case, a body that came
+ * with its headers, is parsed within a turn of them, so it is taken with one `read()`: no listeners,
+ * promise or flowing mode per request (issue 14's bench: every request of the API has a body).
+ * Undefined when the body is still arriving (it is then read as it streams in).
  */
-function readWhole(request: IncomingMessage, maxBodyBytes: number): Buffer | undefined {
-  if (request.complete !== true || request.readableFlowing === true || request.readableEnded) return undefined;
-  // Everything buffered, and the stream's end follows; null: an empty body.
+function readWhole(request: IncomingMessage, maxBodyBytes: number, declared: number | undefined): Buffer | undefined {
+  if (request.readableFlowing === true || request.readableEnded) return undefined;
+  const complete = request.complete === true;
+  if (!complete && (declared === undefined || declared === 0 || request.readableLength !== declared)) return undefined;
+  // Everything buffered; null: an empty body.
   const whole = (request.read() as Buffer | null) ?? empty;
   // A body over the limit that was read whole (chunked, no content-length): refused as the streaming read refuses it.
   if (whole.length > maxBodyBytes) throw new BadInput(`body over ${maxBodyBytes} bytes`, true);
+  // The message's end is still to be parsed: the stream ends by itself when it is (nothing is left to read).
+  if (!complete) request.resume();
   return whole;
 }
 
 async function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes) throw new BadInput(`body over ${maxBodyBytes} bytes`, true);
-  // One turn: the parser finishes the message it is in (the body usually came with the headers).
+  const length = request.headers['content-length'];
+  const declared = length === undefined ? undefined : Number(length);
+  if (declared !== undefined && declared > maxBodyBytes) throw new BadInput(`body over ${maxBodyBytes} bytes`, true);
+  // One turn: the parser hands on the body that came in the same packet as the headers.
   await undefined;
-  return readWhole(request, maxBodyBytes) ?? readStreaming(request, maxBodyBytes);
+  return readWhole(request, maxBodyBytes, declared) ?? readStreaming(request, maxBodyBytes);
 }
 
 function readStreaming(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
