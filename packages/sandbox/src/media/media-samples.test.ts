@@ -195,6 +195,8 @@ describe("a session's files", () => {
 
   it('are JPEGs of fixed sizes and MP4s, labelled with the session, three markers and two shots', () => {
     expect(jpegSize(sessionImage(session('approved'), 'card-front'))).toEqual({ width: 320, height: 200 });
+    expect(jpegSize(sessionImage(session('approved'), 'card-back'))).toEqual({ width: 320, height: 200 });
+    expect(jpegSize(sessionImage(session('approved'), 'face-document'))).toEqual({ width: 320, height: 240 });
     expect(jpegSize(sessionImage(session('approved'), 'passport'))).toEqual({ width: 352, height: 248 });
     expect(jpegSize(sessionImage(session('approved'), 'face'))).toEqual({ width: 240, height: 320 });
     expect(jpegSize(sessionImage(session('approved'), 'document-face-photo'))).toEqual({ width: 96, height: 120 });
