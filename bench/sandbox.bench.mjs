@@ -26,6 +26,8 @@ const paths = { add: '/add-blacklist-record', list: '/list-blacklist-records' };
 
 // add-blacklist-record stores a record a request: lift the per-company cap (50,000 by default) for the run.
 // --memory: the memory store's figures (the command line's default is PGlite in .sandbox-data/).
+// No --quiet: the request log is on, as under `npm start` (issue 17): the console's ring takes every request's
+// bodies and the sandbox writes a line per request to its standard output (counted below, to show it).
 const sandboxArgs = [sandboxCli, '--memory', '--port', '0', '--rate-limit', '1000000000', '--max-records', '100000000'];
 
 /** Start-up times of `starts` sandbox processes one after another, each stopped before the next. */
@@ -75,11 +77,17 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
     rmSync(data, { recursive: true, force: true });
   }
   const sandbox = await startProcess(sandboxArgs);
+  let loggedLines = 0;
+  let counting = false; // from the first request on: the start-up lines are not requests
+  sandbox.child.stdout.on('data', (chunk) => {
+    if (counting) for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) loggedLines++;
+  });
   const bare = await startProcess(['-e', bareServer]);
   const prism = await startMocks({ ports: { current: 0, legacy: 0 } });
   const urls = { sandbox: sandbox.url, prism: prism.urls.current, bare: bare.url };
   const pids = { sandbox: sandbox.child.pid, bare: bare.child.pid };
   const results = {};
+  counting = true;
   try {
     for (const operation of ['add', 'list']) {
       const figures = { sandbox: [], prism: [], bare: [] };
@@ -101,11 +109,14 @@ export async function sandboxBench({ rounds = 5, seconds = 2, connections = 10, 
         ...(figures.sandbox[0].cpuUs === undefined ? {} : { sandboxCpuUs: Math.min(...figures.sandbox.map((f) => f.cpuUs)), bareCpuUs: Math.min(...figures.bare.map((f) => f.cpuUs)) }),
       };
     }
+    // The lines are written in batches (50 ms at most): let the last one arrive.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (loggedLines === 0) throw new Error('The sandbox logged no request: the bench must measure it with its request log on');
   } finally {
     sandbox.child.kill();
     bare.child.kill();
     await prism.stop();
   }
   const range = (times) => [Math.min(...times), Math.max(...times)];
-  return { startupMs: median(startups), startupRangeMs: range(startups), databaseStartupMs: median(databaseStartups), databaseStartupRangeMs: range(databaseStartups), starts, rounds, seconds, connections, ...results };
+  return { loggedLines, startupMs: median(startups), startupRangeMs: range(startups), databaseStartupMs: median(databaseStartups), databaseStartupRangeMs: range(databaseStartups), starts, rounds, seconds, connections, ...results };
 }
