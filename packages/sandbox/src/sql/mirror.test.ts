@@ -89,6 +89,24 @@ describe('the PGlite memory mirror', () => {
     for (const [i, company] of companies.entries()) expect((await again.users.get(company, `usr_${i}`))?.email).toBe('same@example.org');
   }, 120_000);
 
+  it('writes at most maxGroup transactions in one commit, and the usage of a group once, exact: 40 writes of one company', async () => {
+    const db = await open();
+    const groups: number[] = [];
+    const state = mirroredState(db, defaultLimits, { onCommit: (size) => groups.push(size), maxGroup: 4 });
+    await state.users.count(a); // loaded
+    // A burst of one company: each transaction built on the ones still being committed.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => state.transaction(a, (tx) => tx.users.put(a, `usr_${i}`, user(`usr_${i}`, `u${i}@example.org`)))));
+    await state.transaction(a, (tx) => tx.users.delete(a, 'usr_0'));
+    expect(groups.reduce((sum, size) => sum + size, 0)).toBe(41);
+    expect(Math.max(...groups)).toBeLessThanOrEqual(4);
+    expect(Math.max(...groups)).toBeGreaterThan(1);
+    const [usage] = await db.query<{ records: number; bytes: number }>(`select records, bytes from company_usage where company = $1 and collection = 'users'`, [a]);
+    const [stored] = await db.query<{ records: number; bytes: number }>(`select count(*) as records, coalesce(sum(size), 0) as bytes from users where company = $1`, [a]);
+    expect(Number(usage!.records)).toBe(39);
+    expect({ records: Number(usage!.records), bytes: Number(usage!.bytes) }).toEqual({ records: Number(stored!.records), bytes: Number(stored!.bytes) });
+    await state.close();
+  }, 120_000);
+
   it('answers a failed PGlite commit with its error and leaves memory without the write', async () => {
     const { database, watch } = watched(await open());
     const state = mirroredState(database, defaultLimits);

@@ -19,7 +19,7 @@ import { collectionNames, collectionSpecs, type Collections, type State } from '
 import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
 import type { Database } from './database.js';
 import { migrate } from './migrations.js';
-import { decode, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe } from './store.js';
+import { decode, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
 
 type Name = keyof Collections;
 /** One buffered write: a record put (`record`) or deleted (undefined), in the order written. */
@@ -31,6 +31,8 @@ type Mirror<T> = { memory: MemoryCollection<T>; options: CollectionOptions<T>; i
 export type MirrorOptions = {
   /** Called with each group commit's size: for tests and benches. */
   onCommit?: (transactions: number) => void;
+  /** The most transactions written in one PGlite commit (default 100). */
+  maxGroup?: number;
 };
 
 export function mirroredState(db: Database, limits: Limits, mirrorOptions: MirrorOptions = {}): State {
@@ -73,21 +75,30 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   };
   const ready = () => (loaded ? undefined : (loading ??= load()));
 
-  // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one.
+  // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one
+  // (at most `maxGroup` transactions' writes in one: the loop turns between commits).
+  const maxGroup = mirrorOptions.maxGroup ?? 100;
   type Write = { kind: 'write'; company: string; ops: Op[]; after?: Write; failed?: boolean; settled: Promise<void>; done: (error?: unknown) => void };
   type Job = Write | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
   const queue: Job[] = [];
   /** Per company, its writes queued or in a commit, oldest first: the company's next transaction builds on them. */
   const unconfirmed = new Map<string, Write[]>();
   let flushing: Promise<void> | undefined;
-  const writeOps = async (tx: Database, ops: Op[]) => {
+  const writeOps = async (tx: Database, ops: Op[], usage: UsageTally) => {
     const sql = sqlCollectionsIn(tx, limits);
     for (const op of ops) {
       const collection = sql[op.name] as Collection<unknown>;
       if (op.record === undefined) await collection.delete(op.company, op.id);
-      else await putChecked(tx, op.name, specs[op.name] as CollectionOptions<unknown>, op.company, op.id, op.record);
+      else await putChecked(tx, op.name, specs[op.name] as CollectionOptions<unknown>, op.company, op.id, op.record, usage);
     }
   };
+  /** One PGlite transaction for the writes of `jobs`, their usage added up once at the end. */
+  const commit = (jobs: Write[]) =>
+    db.transaction(async (tx) => {
+      const usage = usageTally();
+      for (const job of jobs) await writeOps(tx, job.ops, usage);
+      await usage.write(tx);
+    });
   const forget = (job: Write) => {
     const jobs = unconfirmed.get(job.company)!;
     jobs.splice(jobs.indexOf(job), 1);
@@ -113,6 +124,10 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
   const drain = async () => {
     while (queue.length) {
+      // A turn of the event loop before each commit: PGlite works in this thread and its statements resolve
+      // in microtasks, so back-to-back commits would keep the loop from reading the requests of a burst
+      // until the server's header and request timeouts cut them. Bounded groups keep each turn short.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const first = queue[0]!;
       if (first.kind === 'clear') {
         queue.shift();
@@ -127,7 +142,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         continue;
       }
       const group: Write[] = [];
-      while (queue[0]?.kind === 'write') {
+      while (queue[0]?.kind === 'write' && group.length < maxGroup) {
         const job = queue.shift() as Write;
         // A write built on a failed one of its company (it read what never happened) fails with it.
         if (job.after?.failed) fail(job, new Error('an earlier write of this company failed'));
@@ -135,9 +150,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       }
       if (!group.length) continue;
       try {
-        await db.transaction(async (tx) => {
-          for (const job of group) await writeOps(tx, job.ops);
-        });
+        await commit(group);
         mirrorOptions.onCommit?.(group.length);
         for (const job of group) await settle(job);
         continue;
@@ -155,7 +168,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           continue;
         }
         try {
-          await db.transaction((tx) => writeOps(tx, job.ops));
+          await commit([job]);
           mirrorOptions.onCommit?.(1);
           await settle(job);
         } catch (error) {
@@ -246,7 +259,17 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       };
       // Handed-out records are copies: a handler that changes one and then fails leaves memory as it was.
       const list = async (c: string) => (await entries(c)).map((e) => copy(e.record));
-      const count = async (c: string) => (mine(c)?.size ? (await entries(c)).length : memory.count(c));
+      // Memory's count and index with the buffered writes on top, not a walk through every record: a
+      // burst of one company's writes replays the ones still being committed into each transaction.
+      const count = async (c: string) => {
+        const writes = mine(c);
+        let n = await memory.count(c);
+        for (const write of writes?.values() ?? []) {
+          if (write.record !== undefined && !write.existed) n++;
+          else if (write.record === undefined && write.existed) n--;
+        }
+        return n;
+      };
       /** The IDs holding `key` in index `index`, this transaction's writes included. */
       const holders = async (c: string, index: string, key: string) => {
         const writes = mine(c);
@@ -254,8 +277,21 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         for (const [id, write] of writes ?? []) if (write.record !== undefined && indexes[index]?.(write.record as T).includes(key)) ids.push(id);
         return ids;
       };
-      const find = async (c: string, index: string, key: string) =>
-        mine(c)?.size ? (await entries(c)).filter((e) => indexes[index]?.(e.record).includes(key)).map((e) => copy(e.record)) : (await memory.find(c, index, key)).map(copy);
+      const find = async (c: string, index: string, key: string) => {
+        const writes = mine(c);
+        if (!writes?.size) return (await memory.find(c, index, key)).map(copy);
+        const matches = (record: T) => indexes[index]?.(record).includes(key) ?? false;
+        // Memory's matches that no buffered write touches, then the buffered records put (or moved) at the end.
+        const appended: T[] = [];
+        for (const write of writes.values()) {
+          if (write.record === undefined || !matches(write.record as T)) continue;
+          // A record changed in its place: the order of the whole list tells where it goes (rare).
+          if (write.existed && !write.moved) return (await entries(c)).filter((e) => matches(e.record)).map((e) => copy(e.record));
+          appended.push(write.record as T);
+        }
+        const base = (await memory.find(c, index, key)).filter((record) => !writes.has(idOf.get(record as object)!));
+        return [...base, ...appended].map(copy);
+      };
       const writesOf = () => {
         let writes = pending.get(name);
         if (!writes) pending.set(name, (writes = new Map()));

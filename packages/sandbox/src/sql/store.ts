@@ -49,7 +49,13 @@ const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => 
  * bytes it adds, as SQL). Parameters: $1 id, $2 company, $3 size, $4 data, $5 bytes, $6 index names,
  * $7 keys, $8 collection. A PGlite statement costs a millisecond or more on a loaded machine.
  */
-const writeRecordSql = (table: string, usage: string, before = '') =>
+/**
+ * One record's write: the row, its index keys, and the company's usage (`usage`: the records and bytes
+ * it adds). With `tallied`, usage is not written but returned (records, bytes) for the caller to add up:
+ * a group commit updates each usage row once, not once per write (every update of one row in one
+ * transaction leaves a version that the next update walks past).
+ */
+const writeRecordSql = (table: string, usage: string, before = '', tallied = false) =>
   `with ${before}
    record as (
      insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
@@ -63,11 +69,11 @@ const writeRecordSql = (table: string, usage: string, before = '') =>
      insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
      on conflict (company, name, key, id) do nothing
    ),
-   usage as (
+   ${tallied ? `usage (records, bytes, collection) as (select ${usage}, $8::text)` : `usage as (
      insert into company_usage (company, collection, records, bytes) values ($2, $8, ${usage})
      on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
-   )
-   select 1`;
+   )`}
+   ${tallied ? 'select records, bytes from usage' : 'select 1'}`;
 
 export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
@@ -205,7 +211,7 @@ function collectionsOn(context: Context): Collections {
  * Stores a record whose caps, budget and unique keys the caller checked (the PGlite mirror, exact in its
  * one process): one statement, where `put` takes two. The unique indexes still refuse a duplicate.
  */
-export async function putChecked<T>(tx: Database, name: keyof Collections, options: CollectionOptions<T>, company: string, id: string, record: T): Promise<void> {
+export async function putChecked<T>(tx: Database, name: keyof Collections, options: CollectionOptions<T>, company: string, id: string, record: T, usage?: UsageTally): Promise<void> {
   const table = tableOf[name];
   const { sizeOf = () => 0, indexes = {}, unique = [] } = options;
   const names: string[] = [];
@@ -218,14 +224,41 @@ export async function putChecked<T>(tx: Database, name: keyof Collections, optio
   }
   const { data, bytes } = encode(record);
   try {
-    await tx.query(
-      writeRecordSql(table, 'case when exists (select 1 from old) then 0 else 1 end, $3 - coalesce((select size from old), 0)', `old as (select size from ${table} where id = $1),`),
+    const [added] = await tx.query<{ records: number; bytes: number }>(
+      writeRecordSql(table, 'case when exists (select 1 from old) then 0 else 1 end, $3 - coalesce((select size from old), 0)', `old as (select size from ${table} where id = $1),`, usage !== undefined),
       [safe(id), company, sizeOf(record), data, bytes, names, keys, name],
     );
+    if (usage && added) usage.add(company, name, Number(added.records), Number(added.bytes));
   } catch (error) {
     if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
     throw error;
   }
+}
+
+/** Usage that `putChecked` wrote no row for: `write(tx)` adds it up, one statement per company and kind. */
+export type UsageTally = { add(company: string, collection: string, records: number, bytes: number): void; write(tx: Database): Promise<void> };
+
+export function usageTally(): UsageTally {
+  const sums = new Map<string, { company: string; collection: string; records: number; bytes: number }>();
+  return {
+    add(company, collection, records, bytes) {
+      const key = `${company}\u0000${collection}`;
+      const sum = sums.get(key) ?? { company, collection, records: 0, bytes: 0 };
+      sum.records += records;
+      sum.bytes += bytes;
+      sums.set(key, sum);
+    },
+    async write(tx) {
+      for (const { company, collection, records, bytes } of sums.values()) {
+        await tx.query(
+          `insert into company_usage (company, collection, records, bytes) values ($1, $2, $3, $4)
+           on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes`,
+          [company, collection, records, bytes],
+        );
+      }
+      sums.clear();
+    },
+  };
 }
 
 /** The collections inside an open transaction `tx` (the caller serialised the company): for the PGlite mirror's commits. */
