@@ -181,6 +181,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const log = options.log;
   const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args), database: options.database });
   const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
+  /** Routes whose path has parameters: only theirs is matched again for its values. */
+  const withParameters = new Set(routes.filter((route) => route.path.includes('{')));
   let origin = 'http://127.0.0.1';
 
   /**
@@ -333,7 +335,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     try {
       const maxBytes = route.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
       const { fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body, maxBytes, route.uploads ? uploadReading(route) : undefined);
-      outcome = await answer(route, fields, files, route.match.exec(url.pathname)?.groups ?? {}, trace);
+      outcome = await answer(route, fields, files, withParameters.has(route) ? (route.match.exec(url.pathname)?.groups ?? {}) : {}, trace);
     } catch (error) {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(route, error.unread);
