@@ -1,27 +1,19 @@
 // The sandbox's connections to a callback receiver over its life (README: connections "kept alive"): one
 // connection serves event after event; closing the sandbox closes it and stops the retries that wait; a
 // callback URL that is no URL sends nothing and breaks nothing.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type ServerResponse } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
+import { callbackLog, closeAfterEach, closeLater, closeNow, companyA, listen, startCallbackSandbox, until, type TestSandbox } from './callback-receiver.test-helper.js';
 import { companiesFrom } from './companies.js';
 import { callbackKeyA, keyA, startTestSandbox } from './sandbox.test-helper.js';
 
-let receiver: Server | undefined;
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await t?.close();
-  t = undefined;
-  receiver?.closeAllConnections();
-  receiver?.close();
-  receiver = undefined;
-});
+let t: TestSandbox | undefined;
+closeAfterEach();
 
 /** A receiver that counts the connections made to it and those still open. */
 async function startReceiver(status: number) {
   const counts = { hits: 0, connections: 0, open: 0 };
-  receiver = createServer((req, res: ServerResponse) => {
+  const receiver = createServer((req, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
       counts.hits++;
@@ -35,15 +27,11 @@ async function startReceiver(status: number) {
     counts.open++;
     socket.on('close', () => counts.open--);
   });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, counts };
+  return { url: await listen(receiver), counts };
 }
 
 async function start(callbackUrl: string, maxAttempts = 2) {
-  t = await startTestSandbox({
-    deliveryPolicy: { maxAttempts, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 },
-    config: { companies: [{ name: 'Company A', companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA }] },
-  });
+  t = await startCallbackSandbox({ maxAttempts, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 }, [companyA(callbackUrl)]);
 }
 
 async function finished() {
@@ -51,14 +39,7 @@ async function finished() {
   await t!.sandbox.invoke('sandboxCompleteSession', { companyKey: keyA, sessionId: id, result: 'approved' });
 }
 
-const logOf = async () => ((await t!.sandbox.invoke('sandboxListCallbacks', { companyKey: keyA })).json as { result: Record<string, any>[] }).result;
-const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  const deadline = performance.now() + 10_000;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`waited for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-};
+const logOf = () => callbackLog(t!);
 
 describe('connections to a receiver', () => {
   it('are kept alive: three events one after another go over one connection', async () => {
@@ -77,7 +58,7 @@ describe('connections to a receiver', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await finished();
     await until(async () => (await logOf()).map((entry) => entry.outcome).join() === 'failed' && vi.getTimerCount() === 1, 'the first attempt to fail and its retry to wait');
-    await t!.close();
+    await closeNow(t!);
     t = undefined;
     vi.advanceTimersToNextTimer(); // the retry's time has come after the close
     vi.useRealTimers();
@@ -92,7 +73,7 @@ describe('a callback URL that is not a URL', () => {
     // The configuration schema refuses such a URL; a company made in code may still hold one.
     const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: keyA, callbackUrl: 'http://127.0.0.1:1/', callbackApiKey: callbackKeyA }] });
     company!.callbackUrl = 'not a url';
-    t = await startTestSandbox({ companies: [company!] });
+    t = closeLater(await startTestSandbox({ companies: [company!] }));
     await finished();
     await t.sandbox.dispatcher.idle();
     expect(await logOf()).toEqual([]);

@@ -5,12 +5,12 @@
 // (NODE_TLS_REJECT_UNAUTHORIZED, which Node reads at each connection).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callbackKeyA, keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callbackLog, closeAfterEach, companyA, listen, startCallbackSandbox } from './callback-receiver.test-helper.js';
+import { callbackKeyA, keyA } from './sandbox.test-helper.js';
 
 let tls: { key: Buffer; cert: Buffer };
 const folder = mkdtempSync(join(tmpdir(), 'idv-callback-tls-'));
@@ -21,21 +21,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-let receiver: Server | undefined;
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await t?.close();
-  t = undefined;
-  receiver?.closeAllConnections();
-  receiver?.close();
-  receiver = undefined;
-});
+closeAfterEach();
 
 /** An HTTPS receiver on 127.0.0.1 that records what it is sent and answers 200. */
 async function startReceiver() {
   const received: { method: string; body: Record<string, unknown> }[] = [];
-  receiver = createServer(tls, (req, res) => {
+  const receiver = createServer(tls, (req, res) => {
     let text = '';
     req.on('data', (chunk) => (text += chunk));
     req.on('end', () => {
@@ -43,19 +34,15 @@ async function startReceiver() {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, received };
+  return { url: await listen(receiver, 'https'), received };
 }
 
 async function finishedSession(url: string) {
-  t = await startTestSandbox({
-    deliveryPolicy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000 },
-    config: { companies: [{ name: 'Company A', companyKey: keyA, callbackUrl: url, callbackApiKey: callbackKeyA }] },
-  });
+  const t = await startCallbackSandbox({ maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000 }, [companyA(url)]);
   const { id } = (await t.sandbox.invoke('begin', { companyKey: keyA })).json as { id: string };
   await t.sandbox.invoke('sandboxCompleteSession', { companyKey: keyA, sessionId: id, result: 'approved' });
   await t.sandbox.dispatcher.idle();
-  const log = ((await t.sandbox.invoke('sandboxListCallbacks', { companyKey: keyA })).json as { result: Record<string, unknown>[] }).result;
+  const log = await callbackLog(t);
   return { id, log: log.map((entry) => [entry.attempt, entry.outcome, entry.status]) };
 }
 

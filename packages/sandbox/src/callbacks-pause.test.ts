@@ -2,56 +2,19 @@
 // a receiver and the control API see it: while a company's delivery is paused its events, new and retried
 // alike, wait and nothing is sent or logged for them; other companies' go on; a resume sends what waited, in
 // order; pausing twice needs one resume; a reset resumes delivery ("A reset resumes delivery").
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { callbackLog, closeAfterEach, companyA, companyB, startCallbackSandbox, startReceiver, until, type TestSandbox } from './callback-receiver.test-helper.js';
 import { demoSessionConfigs } from './companies.js';
-import { adminToken, callbackKeyA, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
+import { adminToken, callbackKeyA, keyA, keyB } from './sandbox.test-helper.js';
 
-type Hit = { body: Record<string, any> };
-type Reply = (hit: Hit, index: number, res: ServerResponse) => void;
-
-let receiver: Server | undefined;
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await t?.close();
-  t = undefined;
-  receiver?.closeAllConnections();
-  receiver?.close();
-  receiver = undefined;
-});
-
-/** A receiver on 127.0.0.1 that records every request and lets `reply` answer it. */
-async function startReceiver(reply: Reply = (_hit, _index, res) => res.writeHead(200).end()) {
-  const hits: Hit[] = [];
-  receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      const hit = { body: JSON.parse(text) };
-      hits.push(hit);
-      reply(hit, hits.length - 1, res);
-    });
-  });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, hits };
-}
+let t: TestSandbox | undefined;
+closeAfterEach();
 
 const fast = { maxAttempts: 10, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000 };
 
 /** Companies A (with a callback key) and B, both sending to `url`, one connection at a time to it. */
 async function start(url: string, policy = fast) {
-  t = await startTestSandbox({
-    deliveryPolicy: policy,
-    limits: { maxConnectionsPerReceiver: 1 },
-    config: {
-      companies: [
-        { name: 'Company A', companyKey: keyA, callbackUrl: url, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs },
-        { name: 'Company B', companyKey: keyB, callbackUrl: url },
-      ],
-    },
-  });
+  t = await startCallbackSandbox(policy, [{ ...companyA(url), sessionConfigs: demoSessionConfigs }, companyB(url)], { maxConnectionsPerReceiver: 1 });
   return t;
 }
 
@@ -64,14 +27,7 @@ async function finished(companyKey = keyA, result: 'approved' | 'rejected' | 'ma
 
 const paused = async (companyKey = keyA) => ((await t!.sandbox.invoke('sandboxGetCallbackDelivery', { companyKey })).json as { result: { paused: boolean } }).result.paused;
 const setPaused = async (value: boolean, companyKey = keyA) => expect(await t!.sandbox.invoke('sandboxSetCallbackDelivery', { companyKey, paused: value })).toEqual({ status: 200, json: { result: true } });
-const logOf = async (companyKey = keyA) => ((await t!.sandbox.invoke('sandboxListCallbacks', { companyKey })).json as { result: Record<string, any>[] }).result;
-const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  const deadline = performance.now() + 10_000;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`waited for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-};
+const logOf = (companyKey = keyA) => callbackLog(t!, companyKey);
 
 describe('pausing callback delivery', () => {
   it('holds the company\'s new events (nothing sent, nothing logged) while other companies\' go out; a resume sends them in order', async () => {

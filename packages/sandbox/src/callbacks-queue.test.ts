@@ -2,45 +2,16 @@
 // session"; Limits: `maxQueuedCallbacks`), in the cases the delivery tests do not reach: an event queued
 // while the one before it waits for a retry still goes after it, and each event that is done frees one
 // place of the bound, no more.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callbackKeyA, keyA, startTestSandbox } from './sandbox.test-helper.js';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
+import { callbackLog, closeAfterEach, companyA, startCallbackSandbox, startReceiver, until, type DeliveryPolicy, type TestSandbox } from './callback-receiver.test-helper.js';
+import { keyA } from './sandbox.test-helper.js';
 
-type Hit = { body: Record<string, any> };
+let t: TestSandbox | undefined;
+closeAfterEach();
 
-let receiver: Server | undefined;
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await t?.close();
-  t = undefined;
-  receiver?.closeAllConnections();
-  receiver?.close();
-  receiver = undefined;
-});
-
-async function startReceiver(reply: (hit: Hit, index: number, res: ServerResponse) => void) {
-  const hits: Hit[] = [];
-  receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      const hit = { body: JSON.parse(text) };
-      hits.push(hit);
-      reply(hit, hits.length - 1, res);
-    });
-  });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, hits };
-}
-
-async function start(url: string, policy: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; timeoutMs: number }, limits = {}) {
-  t = await startTestSandbox({
-    deliveryPolicy: policy,
-    limits: { maxConnectionsPerReceiver: 1, ...limits },
-    config: { companies: [{ name: 'Company A', companyKey: keyA, callbackUrl: url, callbackApiKey: callbackKeyA }] },
-  });
+async function start(url: string, policy: DeliveryPolicy, limits = {}) {
+  t = await startCallbackSandbox(policy, [companyA(url)], { maxConnectionsPerReceiver: 1, ...limits });
   const { id } = (await t.sandbox.invoke('begin', { companyKey: keyA })).json as { id: string };
   return id;
 }
@@ -50,14 +21,7 @@ async function raise(sessionId: string, phoneNumber: string) {
   expect(await t!.sandbox.invoke('sandboxRaiseEvent', { companyKey: keyA, sessionId, type: 'one-time-password-request', phoneNumber })).toEqual({ status: 200, json: { result: true } });
 }
 
-const logOf = async () => ((await t!.sandbox.invoke('sandboxListCallbacks', { companyKey: keyA })).json as { result: Record<string, any>[] }).result;
-const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  const deadline = performance.now() + 10_000;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`waited for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-};
+const logOf = () => callbackLog(t!);
 
 describe('one session\'s queue', () => {
   it('keeps an event queued while the one before it waits for a retry behind that retry', async () => {

@@ -2,66 +2,25 @@
 // events it had waiting are dropped), in the cases callbacks-behaviour.test.ts does not reach: every reset
 // stops the retries of events from before it, the second as the first; and another company's queue is
 // left as it was, so its events keep their order.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callbackKeyA, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
+import { describe, expect, it, vi } from 'vitest';
+import { callbackLog, closeAfterEach, companyA, companyB, startCallbackSandbox, startReceiver, until, type TestSandbox } from './callback-receiver.test-helper.js';
+import { keyA, keyB } from './sandbox.test-helper.js';
 
-type Hit = { body: Record<string, any> };
-
-let receiver: Server | undefined;
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  vi.useRealTimers();
-  await t?.close();
-  t = undefined;
-  receiver?.closeAllConnections();
-  receiver?.close();
-  receiver = undefined;
-});
-
-async function startReceiver(reply: (hit: Hit, res: ServerResponse) => void) {
-  const hits: Hit[] = [];
-  receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      const hit = { body: JSON.parse(text) };
-      hits.push(hit);
-      reply(hit, res);
-    });
-  });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, hits };
-}
+let t: TestSandbox | undefined;
+closeAfterEach();
 
 /** Companies A and B sending to `url`; a retry waits a minute of fake time. */
 async function start(url: string) {
-  t = await startTestSandbox({
-    deliveryPolicy: { maxAttempts: 2, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 },
-    config: {
-      companies: [
-        { name: 'Company A', companyKey: keyA, callbackUrl: url, callbackApiKey: callbackKeyA },
-        { name: 'Company B', companyKey: keyB, callbackUrl: url },
-      ],
-    },
-  });
+  t = await startCallbackSandbox({ maxAttempts: 2, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 }, [companyA(url), companyB(url)]);
 }
 
 const reset = async (companyKey: string) => expect(await t!.sandbox.invoke('sandboxReset', { companyKey })).toEqual({ status: 200, json: { result: true } });
 const begin = async (companyKey: string) => ((await t!.sandbox.invoke('begin', { companyKey })).json as { id: string }).id;
-const logOf = async (companyKey: string) => ((await t!.sandbox.invoke('sandboxListCallbacks', { companyKey })).json as { result: Record<string, any>[] }).result;
-const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  const deadline = performance.now() + 10_000;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`waited for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-};
+const logOf = (companyKey: string) => callbackLog(t!, companyKey);
 
 describe('a company reset', () => {
   it('stops the retries of the events from before it, the second reset as the first', async () => {
-    const receiver = await startReceiver((_hit, res) => res.writeHead(503).end());
+    const receiver = await startReceiver((_hit, _index, res) => res.writeHead(503).end());
     await start(receiver.url);
     for (let round = 1; round <= 2; round++) {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -79,7 +38,7 @@ describe('a company reset', () => {
 
   it('leaves another company\'s queue as it was: an event queued after it still waits for the retry before it', async () => {
     // B's second event fails once; everything else is delivered.
-    const receiver = await startReceiver((hit, res) => res.writeHead(hit.body.phoneNumber === '+10000000002' && receiver.hits.filter((h) => h.body.phoneNumber === '+10000000002').length === 1 ? 503 : 200).end());
+    const receiver = await startReceiver((hit, _index, res) => res.writeHead(hit.body.phoneNumber === '+10000000002' && receiver.hits.filter((h) => h.body.phoneNumber === '+10000000002').length === 1 ? 503 : 200).end());
     await start(receiver.url);
     const session = await begin(keyB);
     const raise = async (phoneNumber: string) => expect((await t!.sandbox.invoke('sandboxRaiseEvent', { companyKey: keyB, sessionId: session, type: 'one-time-password-request', phoneNumber })).status).toBe(200);
