@@ -6,6 +6,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, vi } from 'vitest';
+import { demoSessionConfigs } from './companies.js';
 import { callbackKeyA, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
 
 export type Hit = { body: Record<string, any> };
@@ -86,3 +87,24 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/**
+ * A receiver that answers 200 and keeps each body it is sent, at `path`; the caller closes it (for tests
+ * whose sandbox outlives a test, or runs in another process).
+ */
+export async function receiveBodies<Body = Record<string, unknown>>(path = '/callbacks') {
+  const received: Body[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      received.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, received, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+/** Company A with the demo session configurations, sending its callbacks to `callbackUrl`. */
+export const demoCompanyA = (callbackUrl: string) => ({ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs });

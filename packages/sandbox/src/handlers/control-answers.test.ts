@@ -1,11 +1,9 @@
 // The control API's answers and their traces (openapi/sandbox): what each operation answers, the defaults
 // a raised callback takes, the blacklist rejection's wording, and the activity a raised event leaves.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoSessionConfigs } from '../companies.js';
+import { demoCompanyA, receiveBodies } from '../callback-receiver.test-helper.js';
 import { personFor } from '../persons.js';
-import { callbackKeyA, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 let closeReceiver: (() => void) | undefined;
@@ -17,19 +15,9 @@ afterEach(async () => {
 
 /** A sandbox whose company's callbacks land in `received`. */
 async function withReceiver() {
-  const received: Record<string, unknown>[] = [];
-  const receiver = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => (text += c));
-    req.on('end', () => {
-      received.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  closeReceiver = () => receiver.close();
-  const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-  t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+  const { url, received, close } = await receiveBodies('/');
+  closeReceiver = close;
+  t = await startTestSandbox({ config: { companies: [demoCompanyA(url)] } });
   return received;
 }
 

@@ -1,27 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoSessionConfigs } from '../companies.js';
+import { demoCompanyA, receiveBodies } from '../callback-receiver.test-helper.js';
 import { watchlist } from '../screening/watchlist.js';
-import { callbackKeyA, codeOf, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { callbackKeyA, codeOf, startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
 afterEach(() => t?.close());
 
 describe('the control API moves video calls', () => {
   it('through the states of Part 2.8, in the session result and by callback', async () => {
-    const received: Record<string, unknown>[] = [];
-    const receiver = createServer((req, res) => {
-      let text = '';
-      req.on('data', (c) => (text += c));
-      req.on('end', () => {
-        received.push(JSON.parse(text));
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    const receiver = await receiveBodies('/');
+    const received = receiver.received;
+    t = await startTestSandbox({ config: { companies: [demoCompanyA(receiver.url)] } });
     const { id } = await t.a.begin({ configId: 'cfg-kyc-video-call' });
     await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'started' });
     await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available' });
@@ -76,7 +67,7 @@ describe('the control API raises provider callbacks', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    t = await startTestSandbox({ config: { companies: [demoCompanyA(callbackUrl)] } });
     const { id } = await t.a.begin({});
     const types = ['one-time-password-request', 'share-session-link-via-sms', 'share-session-link-via-email', 'email-one-time-password-request'] as const;
     for (const type of types) await t.control.raiseEvent({ sessionId: id, type });
@@ -92,18 +83,9 @@ describe('the control API raises provider callbacks', () => {
 describe('the control API raises what the description lists, and only that', () => {
   /** A sandbox whose company's callbacks land in `received`. */
   async function withReceiver() {
-    const received: Record<string, unknown>[] = [];
-    const receiver = createServer((req, res) => {
-      let text = '';
-      req.on('data', (c) => (text += c));
-      req.on('end', () => {
-        received.push(JSON.parse(text));
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-    t = await startTestSandbox({ config: { companies: [{ companyKey: keyA, callbackUrl, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] } });
+    const receiver = await receiveBodies('/');
+    const received = receiver.received;
+    t = await startTestSandbox({ config: { companies: [demoCompanyA(receiver.url)] } });
     const { id } = await t.a.begin({});
     return { id, received, done: async () => (await t!.sandbox.dispatcher.idle(), receiver.close()) };
   }

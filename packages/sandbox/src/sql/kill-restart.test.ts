@@ -5,12 +5,11 @@
 // delivered after the restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { receiveBodies } from '../callback-receiver.test-helper.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -134,21 +133,6 @@ describe.each(stores)('kill -9 under write load on %s', (_, flags) => {
   }, 180_000);
 });
 
-/** A callback receiver on 127.0.0.1 that answers 200 and records each body. */
-async function startReceiver() {
-  const received: { type: string; sessionId: string; result?: string }[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      received.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`, received, close: () => (server.closeAllConnections(), server.close()) };
-}
-
 /**
  * `workers` loops each making a session and completing it (one session-change callback each) until the
  * process dies; killed with SIGKILL once `acknowledged` completions got a 200, while the loops still send.
@@ -184,7 +168,7 @@ async function completeUntilKilled(origin: string, child: ChildProcess, { worker
 
 describe.each(stores)('kill -9 while callbacks are enqueued on %s', (_, flags) => {
   it('delivers after a restart the callback of every completion that got a 200', async () => {
-    const receiver = await startReceiver();
+    const receiver = await receiveBodies<{ type: string; sessionId: string; result?: string }>();
     const withCallbacks = join(dir, `callbacks-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(withCallbacks, JSON.stringify({ companies: [{ name: 'Kill test', companyKey, callbackUrl: receiver.url, callbackApiKey: 'cb_test_kill_restart_0000' }] }));
     const store = await flags();

@@ -2,13 +2,12 @@
 // process stops is delivered after it starts again on the same data; and on PostgreSQL the rate limit is
 // counted in the database, so sandboxes sharing it count one address together.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { companiesFrom, demoSessionConfigs } from '../companies.js';
-import { adminToken, callbackKeyA, keyA, startTestSandbox } from '../sandbox.test-helper.js';
+import { demoCompanyA, receiveBodies } from '../callback-receiver.test-helper.js';
+import { adminToken, keyA, startTestSandbox } from '../sandbox.test-helper.js';
 import { createSandbox } from '../server.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPglite } from './pglite.js';
@@ -19,17 +18,9 @@ describe('callbacks on a PGlite data directory', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('delivers after a restart an event queued before the stop', async () => {
-    const received: { type: string; sessionId: string }[] = [];
-    const receiver = createServer((req, res) => {
-      let text = '';
-      req.on('data', (c) => (text += c));
-      req.on('end', () => {
-        received.push(JSON.parse(text));
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const config = { companies: [{ companyKey: keyA, callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, callbackApiKey: callbackKeyA, sessionConfigs: demoSessionConfigs }] };
+    const receiver = await receiveBodies<{ type: string; sessionId: string }>('/');
+    const received = receiver.received;
+    const config = { companies: [demoCompanyA(receiver.url)] };
     try {
       let db = await openPglite(dir);
       const t = await startTestSandbox({ database: db, seed: undefined, config });
