@@ -1,6 +1,6 @@
 // A file decoded ahead in pieces must be exactly what decoding it in one go gives, refusals included.
 import { describe, expect, it } from 'vitest';
-import { decodeAhead, decodeBase64, parseDataUri, withoutLineBreaks } from './data-uri.js';
+import { decodeAhead, decodeBase64, parseDataUri, toDataUri, withoutLineBreaks } from './data-uri.js';
 
 /** What decodeBase64 gives without a decoded-ahead result: the rule every piece-wise result must match. */
 function inOneGo(text: string): Uint8Array | undefined {
@@ -20,6 +20,7 @@ describe('decodeAhead', () => {
   const texts = {
     'one piece': base64Of(1000),
     'exactly one piece': base64Of((megabyte / 4) * 3),
+    'exactly one piece, ending in padding': base64Of((megabyte / 4) * 3 - 1),
     'two pieces, padding at the end': base64Of((megabyte / 4) * 3 + 1),
     'three pieces': base64Of(2 * megabyte),
     'padding at the end of a piece that is not the last': base64Of((megabyte / 4) * 3 - 1) + base64Of(30),
@@ -81,5 +82,96 @@ describe('withoutLineBreaks', () => {
     expect(same(found, inOneGo(plain))).toBe(true);
     forget();
     expect(decodeBase64(withoutLineBreaks(wrapped)) === found).toBe(false);
+  });
+});
+
+describe('parseDataUri and toDataUri', () => {
+  const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+
+  it('read back what toDataUri writes: the media type and the bytes', () => {
+    const uri = toDataUri('image/png', bytes);
+    expect(uri).toBe('data:image/png;base64,AAEC+v8=');
+    expect(parseDataUri(uri)).toEqual({ contentType: 'image/png', bytes });
+    expect(parseDataUri('DATA:Application/PDF;BASE64,AAEC+v8=')).toEqual({ contentType: 'application/pdf', bytes });
+  });
+
+  it('refuse what is not exactly data:<type>;base64,<canonical base64>', () => {
+    for (const uri of [
+      'xdata:image/png;base64,AAEC+v8=', // something before
+      'data:image/png;base64;charset=utf-8,AAEC+v8=', // something after ;base64
+      'data:image/png,AAEC+v8=', // not base64
+      'data:image/png;base64', // no comma, no data
+      'data:image/png;base64,AAEC+v8', // not a multiple of 4
+      'data:image/png;base64,AAEC+v9=', // not canonical (bits left over)
+      'data:image/png;base64,AA*C+v8=', // junk
+    ]) {
+      expect(parseDataUri(uri), uri).toBeUndefined();
+    }
+  });
+
+  it('read a header of up to 200 characters before the comma, and no longer one', () => {
+    const type = (headerLength: number) => `image/${'x'.repeat(headerLength - 'data:image/;base64'.length)}`;
+    expect(parseDataUri(`data:${type(200)};base64,AAEC+v8=`)?.contentType).toBe(type(200));
+    expect(parseDataUri(`data:${type(201)};base64,AAEC+v8=`)).toBeUndefined();
+  });
+
+  it('give the bytes decoded ahead for that very URI, until forgotten', async () => {
+    const uri = toDataUri('image/jpeg', new Uint8Array(3000).fill(9));
+    const forget = await decodeAhead(uri);
+    const found = parseDataUri(uri)!;
+    expect(parseDataUri(uri)).toBe(found);
+    forget();
+    expect(parseDataUri(uri)).not.toBe(found);
+    expect(parseDataUri(uri)).toEqual(found);
+  });
+});
+
+describe('decodeBase64', () => {
+  it('decodes canonical base64 and nothing else', () => {
+    expect(decodeBase64('QUJD')).toEqual(new Uint8Array([0x41, 0x42, 0x43]));
+    expect(decodeBase64('')).toEqual(new Uint8Array());
+    for (const text of ['QUJ', 'QU*D', 'QUJ=', 'QUI=\n', 'QUI =']) expect(decodeBase64(text), text).toBeUndefined();
+  });
+});
+
+describe('decoding ahead leaves other requests their turns', () => {
+  /** How many event-loop turns passed while `work` ran: each is a turn another request could have had. */
+  async function turnsDuring(work: () => Promise<unknown>) {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await work();
+    running = false;
+    return turns;
+  }
+
+  it('gives a turn between the pieces of a data URI of several pieces', async () => {
+    const uri = `data:video/mp4;base64,${base64Of(2 * megabyte)}`;
+    let forget = () => {};
+    expect(await turnsDuring(async () => (forget = await decodeAhead(uri)))).toBeGreaterThanOrEqual(2);
+    forget();
+  });
+});
+
+describe('withoutLineBreaks, either kind of line break', () => {
+  it('takes out lone \\n and lone \\r breaks too', () => {
+    expect(withoutLineBreaks('QUJD\nREVG')).toBe('QUJDREVG');
+    expect(withoutLineBreaks('QUJD\rREVG')).toBe('QUJDREVG');
+  });
+
+  it('joins base64 wrapped with \\n only, or \\r only, when decoding ahead', async () => {
+    const plain = base64Of(3000);
+    for (const separator of ['\n', '\r']) {
+      const wrapped = plain.replace(/.{76}/g, `$&${separator}`);
+      const forget = await decodeAhead(wrapped);
+      expect(withoutLineBreaks(wrapped)).toBe(plain);
+      expect(same(decodeBase64(withoutLineBreaks(wrapped)), inOneGo(plain))).toBe(true);
+      forget();
+    }
   });
 });
