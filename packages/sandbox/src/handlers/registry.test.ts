@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jpegSize } from '../media/jpeg.js';
 import { samplePersons } from '../persons.js';
 import { codeOf, startTestSandbox } from '../sandbox.test-helper.js';
 import { jpegMagic, startsWith } from './files.test-helper.js';
@@ -74,6 +75,65 @@ describe('getTrustedDatabaseRecord', () => {
   });
 });
 
+describe('a trusted-database record, whole', () => {
+  const john = samplePersons[1]!; // JOHN SPECIMEN, M, born 1985-11-23 in Batumi, document 13ID00788 valid until 2029-02-01
+
+  it('is the person of the registry as the reference shows it: names, birth, citizenship, document, address', async () => {
+    const { result } = await t.a.getTrustedDatabaseRecord({ privateNumber: john.personalNumber });
+    const { photo, ...rest } = result;
+    expect(rest).toEqual({
+      privateNumber: '01002023456',
+      lastName: 'SPECIMEN',
+      firstName: 'JOHN',
+      lastNameEn: 'SPECIMEN',
+      firstNameEn: 'JOHN',
+      birthdayTime: '1985-11-23T00:00:00.000Z',
+      genderId: '1',
+      birthPlaceCountry: 'Georgia',
+      birthPlaceCountryCode: 'GE',
+      birthPlaceRaion: 'BATUMI',
+      citizenshipCountry: 'Georgia',
+      citizenshipCountryCode: 'GE',
+      personStatus: 'Active',
+      personStatusId: '1',
+      document: { docTypeId: '1', docTypeName: 'ID card', number: '13ID00788', issueDate: '2019-02-01T00:00:00.000Z', issuerName: 'PUBLIC SERVICE HALL', expireDate: '2029-02-01T00:00:00.000Z', statusId: '1', status: 'Valid' },
+      address: {
+        activeAddressAddressId: '939211564',
+        activeAddressAddressSource: 'Registry',
+        oaId: '2658',
+        addrStatusId: '1',
+        addressStatus: 'Active',
+        activeAddress: '22 Sample Avenue, Batumi',
+        activeAddressRaion: 'Batumi',
+        activeAddressRegion: 'Batumi',
+        activeAddressCity: 'Batumi',
+        activeAddressCountry: 'Georgia',
+      },
+    });
+    // The address IDs are made up from the number asked for, the same in every version.
+    // The photo: a real JPEG of a document photo's shape, labelled with the number asked for.
+    const jpeg = Buffer.from(photo!.photo!, 'base64');
+    expect(jpegSize(jpeg)).toEqual({ width: 96, height: 120 });
+    expect(jpeg.includes(Buffer.from('idv-sandbox trusted-database photo 01002023456'))).toBe(true);
+  });
+
+  it("gives a woman genderId 2, and other numbers other address IDs", async () => {
+    const jane = (await t.a.getTrustedDatabaseRecord({ privateNumber: samplePersons[0]!.personalNumber })).result;
+    expect(jane.genderId).toBe('2');
+    const other = (await t.a.getTrustedDatabaseRecord({ privateNumber: '12345678901' })).result;
+    expect(other.address).toMatchObject({ activeAddressAddressId: '363679349', oaId: '5581' });
+  });
+
+  it('shows the document expired from its expiry day on', async () => {
+    const jane = samplePersons[0]!; // expires 2031-06-14
+    const status = async () => (await t.a.getTrustedDatabaseRecord({ privateNumber: jane.personalNumber })).result.document;
+    t.clock.set(Date.parse('2031-06-14T00:00:00.000Z') - 1);
+    expect(await status()).toMatchObject({ statusId: '1', status: 'Valid' });
+    t.clock.set(Date.parse('2031-06-14T00:00:00.000Z'));
+    expect(await status()).toMatchObject({ statusId: '2', status: 'Expired' });
+  });
+});
+
 describe('checkInRegistry', () => {
   const path = (registry: string) => ({ path: { registry } });
 
@@ -95,5 +155,16 @@ describe('checkInRegistry', () => {
   it('answers wrong-parameters for a registry name that is not lower-case letters, digits and dashes', async () => {
     expect(await errorBody(t.a.checkInRegistry({}, path('Companies_House')))).toEqual({ error: 'wrong-parameters' });
     expect(await errorBody(t.a.checkInRegistry({}, path('a b')))).toEqual({ error: 'wrong-parameters' });
+  });
+});
+
+describe('checkInRegistry, what it makes up', () => {
+  const path = { path: { registry: 'companies-house' } };
+
+  it('names one of the sample companies and an 8-digit number when the request gives neither, the same for the same fields in any order', async () => {
+    const first = await t.a.checkInRegistry({ country: 'GB', city: 'London' } as never, path);
+    expect(first.result).toEqual({ registry: 'companies-house', found: true, companyName: 'Northwind Sample Ltd', registrationNumber: '31495072', status: 'active', query: { country: 'GB', city: 'London' } });
+    expect((await t.a.checkInRegistry({ city: 'London', country: 'GB' } as never, path)).result).toMatchObject({ companyName: first.result.companyName, registrationNumber: first.result.registrationNumber });
+    expect((await t.a.checkInRegistry({ companyName: '', registrationNumber: '' } as never, path)).result).toMatchObject({ companyName: expect.stringMatching(/^(Northwind Sample Ltd|Example Holdings Ltd|Placeholder Trading LLC|Fixture Logistics JSC)$/), registrationNumber: expect.stringMatching(/^\d{8}$/) });
   });
 });
