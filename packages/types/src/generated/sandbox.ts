@@ -313,7 +313,7 @@ export interface paths {
         put?: never;
         /**
          * List rate-limit counters and blocks
-         * @description The per-IP counters and blocks of the rate limit for the addresses the company's logged requests came from.
+         * @description With a company key: the per-IP counters and blocks of the rate limit for the addresses the company's logged requests came from, so that a company learns nothing of other companies' clients. With the admin token the sandbox was started with (`--admin-token`) in place of the key: every address the rate limiter tracks and every address in the request log, whichever company (if any) its requests named, ordered by address (our choice: the operator's view, which the console shows when signed in with the admin token).
          */
         post: operations["sandboxListRateLimit"];
         delete?: never;
@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Lift the rate-limit block of an address
-         * @description Lifts the block of an address the company's requests came from and starts its counter afresh. An address that is not blocked is left as it is, with the same answer (our choice), so that a script can unblock before it starts.
+         * @description Lifts the block of an address the company's logged requests came from and starts its counter afresh. With the admin token the sandbox was started with (`--admin-token`) in place of the key, any address, whichever company (if any) its requests named (our choice: the operator's, as the console offers it when signed in with the admin token). An address that is not blocked is left as it is, with the same answer (our choice), so that a script can unblock before it starts.
          */
         post: operations["sandboxUnblockAddress"];
         delete?: never;
@@ -976,6 +976,23 @@ export interface components {
             };
         };
         /**
+         * SandboxAdminToken
+         * @description The admin token the sandbox was started with (`--admin-token`): the operator's, for every company and every address. Our choice of name and of the 200 character limit.
+         * @example adm_test_not_a_real_token_0000
+         */
+        SandboxAdminToken: string;
+        /**
+         * SandboxListRateLimitRequest
+         * @description `companyKey` alone lists the addresses that company's logged requests came from. `adminToken` (the sandbox's `--admin-token`) lists every address the rate limiter tracks, and every address in the request log; the company key sent along is then ignored (our choice, as for reset). A body with neither gets `wrong-parameters`.
+         * @example {
+         *       "companyKey": "ck_test_not_a_real_key_0000"
+         *     }
+         */
+        SandboxListRateLimitRequest: {
+            companyKey?: components["schemas"]["CompanyKey"];
+            adminToken?: components["schemas"]["SandboxAdminToken"];
+        } & (unknown | unknown);
+        /**
          * SandboxRateLimitEntry
          * @description The rate-limit state of one client IP address.
          * @example {
@@ -1011,23 +1028,41 @@ export interface components {
         };
         /** SandboxListRateLimitResponse */
         SandboxListRateLimitResponse: {
-            /** @description The addresses the company's requests came from (every address with the admin console), with their counters. */
+            /** @description The addresses the company's logged requests came from, or with the admin token every address the rate limiter tracks and every logged address, with their counters. */
             result: components["schemas"]["SandboxRateLimitEntry"][];
+        };
+        /** SandboxListRateLimitError */
+        SandboxListRateLimitError: {
+            /**
+             * @description `wrong-parameters`: a field is malformed, or the body has neither companyKey nor adminToken. `invalid-company-key`: no sandbox company has this key. `invalid-admin-token`: the sandbox has no admin token, or another one.
+             * @enum {string}
+             */
+            argumentError: "wrong-parameters" | "invalid-company-key" | "invalid-admin-token";
         };
         /**
          * SandboxUnblockAddressRequest
+         * @description `companyKey`: lift the block of an address that company's logged requests came from. `adminToken` (the sandbox's `--admin-token`): lift the block of any address; the company key sent along is then ignored (our choice, as for reset). A body with neither gets `wrong-parameters`.
          * @example {
          *       "companyKey": "ck_test_not_a_real_key_0000",
          *       "ip": "127.0.0.1"
          *     }
          */
         SandboxUnblockAddressRequest: {
-            companyKey: components["schemas"]["CompanyKey"];
+            companyKey?: components["schemas"]["CompanyKey"];
+            adminToken?: components["schemas"]["SandboxAdminToken"];
             /**
              * @description The blocked address.
              * @example 127.0.0.1
              */
             ip: string;
+        } & (unknown | unknown);
+        /** SandboxUnblockAddressError */
+        SandboxUnblockAddressError: {
+            /**
+             * @description `wrong-parameters`: a field is missing or malformed, or the body has neither companyKey nor adminToken. `invalid-company-key`: no sandbox company has this key. `invalid-admin-token`: the sandbox has no admin token, or another one. `not-found`: none of the company's logged requests came from this address (never with the admin token).
+             * @enum {string}
+             */
+            argumentError: "wrong-parameters" | "invalid-company-key" | "invalid-admin-token" | "not-found";
         };
     };
     responses: {
@@ -1078,9 +1113,13 @@ export type SandboxResendCallbackRequest = components['schemas']['SandboxResendC
 export type SandboxResendCallbackResponse = components['schemas']['SandboxResendCallbackResponse'];
 export type SandboxSetCallbackDeliveryRequest = components['schemas']['SandboxSetCallbackDeliveryRequest'];
 export type SandboxCallbackDeliveryResponse = components['schemas']['SandboxCallbackDeliveryResponse'];
+export type SandboxAdminToken = components['schemas']['SandboxAdminToken'];
+export type SandboxListRateLimitRequest = components['schemas']['SandboxListRateLimitRequest'];
 export type SandboxRateLimitEntry = components['schemas']['SandboxRateLimitEntry'];
 export type SandboxListRateLimitResponse = components['schemas']['SandboxListRateLimitResponse'];
+export type SandboxListRateLimitError = components['schemas']['SandboxListRateLimitError'];
 export type SandboxUnblockAddressRequest = components['schemas']['SandboxUnblockAddressRequest'];
+export type SandboxUnblockAddressError = components['schemas']['SandboxUnblockAddressError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1603,7 +1642,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SandboxCompanyRequest"];
+                "application/json": components["schemas"]["SandboxListRateLimitRequest"];
             };
         };
         responses: {
@@ -1622,7 +1661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SandboxConsoleError"];
+                    "application/json": components["schemas"]["SandboxListRateLimitError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
@@ -1656,7 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SandboxConsoleLookupError"];
+                    "application/json": components["schemas"]["SandboxUnblockAddressError"];
                 };
             };
             529: components["responses"]["TooManyRequests"];
