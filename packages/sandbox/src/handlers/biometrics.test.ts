@@ -68,9 +68,9 @@ describe('compareFaces', () => {
   });
 });
 
-describe('checkSpoofing', () => {
-  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
+describe('checkSpoofing', () => {
   it('answers from the bytes: the same video gives the same answer, and both outcomes occur', async () => {
     const outcomes = new Map<boolean, string[]>();
     for (let i = 0; i < 24 && outcomes.size < 2; i++) {
@@ -94,5 +94,30 @@ describe('checkSpoofing', () => {
       expect(await codeOf(t.a.checkSpoofing({ file }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.checkSpoofing({ file: 42 } as never))).toBe('wrong-parameters');
     expect(await codeOf(t.a.checkSpoofing({} as never))).toBe('wrong-parameters');
+  });
+});
+
+describe('the figures a tester records', () => {
+  // Made up from the bytes, so they are the same in every version: a recorded run keeps its answers.
+  it('compareFaces: a similarity from 0.05 to 0.98 in hundredths, per pair of files', async () => {
+    const figures = [];
+    for (const [a, b] of [['alice', 'bob'], ['alice', 'carol'], ['bob', 'carol'], ['dave', 'erin']]) figures.push((await t.a.compareFaces({ face1: face(120, a), face2: face(120, b) })).result.similarity);
+    expect(figures).toEqual([0.67, 0.63, 0.83, 0.24]);
+  });
+
+  it('checkSpoofing: one video in four or so a spoof, each with one of three labels', async () => {
+    const answers = [];
+    for (let i = 0; i < 16; i++) {
+      const { result } = await t.a.checkSpoofing({ file: base64(sampleMp4(`video ${i}`)) });
+      answers.push(result.isSpoof ? result.statuses[0] : '-');
+    }
+    expect(answers.join(' ')).toBe('SCREEN_REPLAY - - - PRINTED_PHOTO - - - MASK - - - SCREEN_REPLAY - - -');
+  });
+
+  it('sizes a JPEG without a readable frame header at 80 px or more, so it is compared', async () => {
+    for (let i = 0; i < 8; i++) {
+      const headless = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, i, 0x00]);
+      expect((await t.a.compareFaces({ face1: headless, face2: face(100) })).result).toMatchObject({ similarity: expect.any(Number), face1Statuses: [] });
+    }
   });
 });
