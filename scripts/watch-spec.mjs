@@ -10,13 +10,16 @@ const notSources = /^(dist|released|tests|node_modules)(\/|$)/;
 const isSource = (path) => /\.ya?ml$/.test(path) && !notSources.test(path);
 
 /**
- * Calls `onChange(files)` after each burst of changes under the folders `dirs` settles (`quietMs` without a
- * further event), with the changed files that `include` accepts, relative to `root` ('/'-separated, sorted),
- * each once. `ignored` keeps the watch out of folders (relative paths). Calls never overlap: changes made
- * while one runs are gathered for the next. Resolves once the watch is in place, to `{ close() }`.
+ * Calls `onChange(files, { firstEventAt })` after each burst of changes under the folders `dirs` settles
+ * (`quietMs` without a further event), with the changed files that `include` accepts, relative to `root`
+ * ('/'-separated, sorted), each once, and the `performance.now()` of the burst's first event (dev times its
+ * steps from the save, not from the end of the wait). `ignored` keeps the watch out of folders (relative
+ * paths). Calls never overlap: changes made while one runs are gathered for the next. Resolves once the
+ * watch is in place, to `{ close() }`.
  */
 export async function watchFiles(root, dirs, onChange, { include, ignored = () => false, depth, quietMs = 50, onError = (error) => console.log(`  failed   ${error.message}`) }) {
   const pending = new Set();
+  let firstEventAt;
   let timer;
   let running = Promise.resolve();
   const relativePath = (path) => relative(root, resolve(root, path)).split(sep).join('/');
@@ -25,9 +28,11 @@ export async function watchFiles(root, dirs, onChange, { include, ignored = () =
     running = running.then(async () => {
       if (!pending.size) return;
       const files = [...pending].sort();
+      const burst = { firstEventAt };
       pending.clear();
+      firstEventAt = undefined;
       try {
-        await onChange(files);
+        await onChange(files, burst);
       } catch (error) {
         onError(error);
       }
@@ -41,6 +46,7 @@ export async function watchFiles(root, dirs, onChange, { include, ignored = () =
   watcher.on('all', (_event, path) => {
     const file = relativePath(path);
     if (!include(file)) return;
+    firstEventAt ??= performance.now();
     pending.add(file);
     clearTimeout(timer);
     timer = setTimeout(flush, quietMs);

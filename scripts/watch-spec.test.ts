@@ -11,13 +11,15 @@ import { watchSpec } from './watch-spec.mjs';
 describe('watchSpec', () => {
   const root = mkdtempSync(join(tmpdir(), 'idv-watch-'));
   const batches: string[][] = [];
+  const bursts: { firstEventAt: number; calledAt: number }[] = [];
   let waiters: ((files: string[]) => void)[] = [];
   let watcher: { close(): Promise<void> };
 
   beforeAll(async () => {
     writeFiles(root, { 'current/components/schemas/Group.yaml': 'type: object\n', 'current/components/schemas/User.yaml': 'type: object\n', 'dist/current.json': '{}\n' });
-    watcher = await watchSpec(root, (files: string[]) => {
+    watcher = await watchSpec(root, (files: string[], burst: { firstEventAt: number }) => {
       batches.push(files);
+      bursts.push({ ...burst, calledAt: performance.now() });
       for (const resolve of waiters.splice(0)) resolve(files);
     });
   });
@@ -96,6 +98,20 @@ describe('watchSpec', () => {
     expect(saved).toEqual([rel('Group.yaml'), rel('User.yaml')]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(batches.length).toBe(before + 1);
+  });
+
+  it("gives each burst's first change time (dev times its steps from the save), after the save began and before the call", async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      times.push(performance.now());
+      await reported(() => writeFileSync(file('Group.yaml'), `type: object\ndescription: timed ${i}\n`));
+    }
+    const [first, second] = bursts.slice(-2);
+    expect(first!.firstEventAt).toBeGreaterThanOrEqual(times[0]!);
+    expect(first!.firstEventAt).toBeLessThanOrEqual(first!.calledAt);
+    // A burst's time is its own, not one left from the burst before.
+    expect(second!.firstEventAt).toBeGreaterThanOrEqual(times[1]!);
+    expect(second!.firstEventAt).toBeLessThanOrEqual(second!.calledAt);
   });
 
   it('ignores what is not a source: dist/, other extensions', async () => {
