@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../docs/site/pages.mjs';
-import { docsRebuilder } from './dev-docs.mjs';
+import { docsRebuilder, warmDocsBuild } from './dev-docs.mjs';
 import { copyFiles, writeFiles } from './fixtures/scratch-repository.mjs';
 import { watchSite } from './watch-spec.mjs';
 
@@ -141,6 +141,43 @@ describe('docsRebuilder', () => {
   });
 });
 
+describe('warmDocsBuild', () => {
+  // A build shaped like docs/build.mjs: flags on its command line, a module of its own beside it, output
+  // written where --out says.
+  const dir = mkdtempSync(join(tmp, 'warm-'));
+  const out = join(dir, 'out.txt');
+  writeFiles(dir, {
+    'build.mjs': "import { writeFileSync } from 'node:fs';\nimport { parseArgs } from 'node:util';\nimport { word } from './site/words.mjs';\nconst { values } = parseArgs({ options: { out: { type: 'string' }, guides: { type: 'boolean' } } });\nwriteFileSync(values.out, `${word} ${values.guides ? 'guides' : 'all'}`);\n",
+    'site/words.mjs': "export const word = 'first';\n",
+  });
+  const build = warmDocsBuild({ dir });
+  afterAll(() => build.close());
+
+  it('runs the build again for each ask, with its flags, in one process', async () => {
+    await build.run(['--out', out]);
+    expect(readFileSync(out, 'utf8')).toBe('first all');
+    const pid = build.pid();
+    await build.run(['--out', out, '--guides']);
+    expect(readFileSync(out, 'utf8')).toBe('first guides');
+    expect(build.pid()).toBe(pid);
+  });
+
+  it("uses a changed module of the build's own at the next build", async () => {
+    writeFileSync(join(dir, 'site/words.mjs'), "export const word = 'second, a longer word';\n");
+    await build.run(['--out', out]);
+    expect(readFileSync(out, 'utf8')).toBe('second, a longer word all');
+  });
+
+  it('rejects a failed build with its error, and builds again after it', async () => {
+    await expect(build.run(['--out', out, '--unknown'])).rejects.toMatchObject({ stderr: expect.stringMatching(/^TypeError \[ERR_PARSE_ARGS_UNKNOWN_OPTION\]: Unknown option '--unknown'/) });
+    // As dev reports it: one line.
+    const rebuild = docsRebuilder({ run: build.run, extraArgs: ['--unknown'] });
+    expect(await rebuild(false)).toBe("  docs     failed: TypeError [ERR_PARSE_ARGS_UNKNOWN_OPTION]: Unknown option '--unknown'");
+    await build.run(['--out', out, '--guides']);
+    expect(readFileSync(out, 'utf8')).toBe('second, a longer word guides');
+  });
+});
+
 describe('a guide saved while dev runs', () => {
   // A copy of the site's sources, watched and built as dev does, into a folder of its own.
   const root = mkdtempSync(join(tmp, 'repo-'));
@@ -152,7 +189,10 @@ describe('a guide saved while dev runs', () => {
 
   beforeAll(async () => {
     copyFiles(root, [...sources, 'openapi/current/openapi.yaml', 'openapi/legacy/openapi.yaml', 'openapi/sandbox/openapi.yaml']);
-    const rebuild = docsRebuilder({ extraArgs: ['--root', root, '--out', out] });
+    // The build process dev keeps between builds, running docs/build.mjs.
+    const build = warmDocsBuild();
+    afterAll(() => build.close());
+    const rebuild = docsRebuilder({ run: build.run, extraArgs: ['--root', root, '--out', out] });
     // The save is seen when the watch reports it; the rebuild it starts is awaited apart, so that a slow
     // build on a busy machine is not taken for a missed save.
     watcher = await watchSite(root, sources, async (files: string[]) => {
