@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/ and the docs site's sources
-// (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in this one long-lived
-// process: bundle and lint (spec-check.mjs); on an error, say what is wrong where (file:line:col) and keep
-// everything as it was; else the sandbox reads its routes again (in place, its data kept), the types made
-// beside the check (dev-types-ahead.mjs) are written and the types package compiled, the warm Prisms that
-// loaded the new bundles during the check are swapped in (no request refused meanwhile), and the docs
-// rebuilt, reporting it all in one block.
-// A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs).
+// `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/, the docs site's sources and
+// the sandbox's sources (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in
+// this one long-lived process: bundle and lint (spec-check.mjs) while a worker bundles the same files and
+// makes their types (dev-types-ahead.mjs) and the warm Prisms load the worker's bundles; on an error, say
+// what is wrong where (file:line:col) and keep everything as it was; else, side by side, the sandbox reads
+// its routes again (in place, its data kept), the warm Prisms are swapped in (no request refused
+// meanwhile), the types are written and the types package compiled, and the docs are rebuilt in a build
+// process kept between saves (dev-docs.mjs), reporting it all in one block, each step's time counted from
+// the save.
+// A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs); a save of the sandbox's
+// code compiles it and swaps its new handlers into the running sandbox, its data kept (dev-sandbox-handlers.mjs).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { quietEnv } from './run.mjs';
 import { parseOrExit } from '../packages/mock/src/cli-program.mjs';
@@ -18,8 +21,9 @@ const options = parseOrExit(
 await prepare();
 // Loaded once the flags are read, so that --help and a mistyped flag answer at once.
 const { specChecker } = await import('./spec-check.mjs');
-const { watchSite, watchSpec } = await import('./watch-spec.mjs');
-const { docsRebuilder, runDocsBuild } = await import('./dev-docs.mjs');
+const { watchFiles, watchSite, watchSpec } = await import('./watch-spec.mjs');
+const { docsRebuilder, warmDocsBuild } = await import('./dev-docs.mjs');
+const { handlerReloader, sourceOf } = await import('./dev-sandbox-handlers.mjs');
 const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const { compilePackage } = await import('./compile.mjs');
@@ -29,8 +33,15 @@ const { typesAhead } = await import('./dev-types-ahead.mjs');
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: options.standby, warm: true, sandbox: sandboxFrom(options) });
 served.printUrls();
 served.stopOnSignals();
+// What the sandbox loaded, read now: a save of its code reloads what changed since (see dev-sandbox-handlers.mjs).
+const sandboxCode = await handlerReloader('packages/sandbox');
 
 const ms = (since) => `${Math.round(performance.now() - since)} ms`;
+// How long a burst of saves must be quiet before dev starts: a tool that writes several files writes them
+// within a few ms; each ms waited here is a ms later for every artifact.
+const quietMs = 25;
+const changedLine = (files, burst) =>
+  `[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed${burst?.firstEventAt === undefined ? '' : ` (seen ${ms(burst.firstEventAt)} ago; times below are from then)`}`;
 // At most this many problems are printed per save; `npm run lint` lists them all.
 const shownProblems = 10;
 
@@ -50,14 +61,16 @@ function problemLines(label, problems) {
 const checker = specChecker();
 // The types of each save are made in a worker beside the check (the lint is most of it): see dev-types-ahead.mjs.
 const ahead = typesAhead();
-const rebuildDocs = docsRebuilder({ run: (args) => runDocsBuild(args, quietEnv) });
+const docsBuild = warmDocsBuild({ env: quietEnv });
+const rebuildDocs = docsRebuilder({ run: docsBuild.run });
 // The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
 const servedBundles = new Map();
 for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, await readFile(`openapi/dist/${name}.json`, 'utf8').catch(() => undefined));
 
-async function rebuild(files) {
-  const began = performance.now();
-  const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).map((file) => `openapi/${file}`).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
+async function rebuild(files, burst) {
+  // Every time is counted from the save (the first change of the burst), as the artifacts' readers see it.
+  const began = burst?.firstEventAt ?? performance.now();
+  const lines = [changedLine(files.map((file) => `openapi/${file}`), burst)];
   // As soon as the worker has bundled, the warm Prisms start loading its bundles, held from the port until
   // the check has passed (then swapped in if the check's bundles are the same) or dropped if it fails.
   let checked = false;
@@ -92,9 +105,10 @@ async function rebuild(files) {
     return console.log(lines.join('\n'));
   }
 
-  // The sandbox reads its routes again in place (a few ms; its data stays). The mocks read the bundles
-  // alone: their reload (Prism's start-up, the longest step) starts now, beside the types, the compile and
-  // the docs.
+  // From here on the steps only read the written bundles, so they run side by side: the sandbox's routes
+  // (a few ms, in place), the mocks' swap (their Prisms loaded the worker's bundles during the check), the
+  // types and their compile, and the docs build (in its own process, as soon as the types it reads for
+  // the code samples are written).
   try {
     served.reloadSandbox();
     lines.push(`  sandbox  answers with the change (${ms(began)})`);
@@ -112,31 +126,59 @@ async function rebuild(files) {
   const written = [];
   for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
   lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ' (made beside the check)' : ''}`);
+  // The docs read the bundles and the generated tables, not the compiled packages.
+  const docs = rebuildDocs(false);
 
   // The types package compiled with the new types, in this process: the client builds its methods from the
   // types package's tables at import, so a new client method is there at once for code that imports it.
   // The client's and sandbox's own sources did not change: Oxc's output for them would be the same.
   const problems = compilePackage('packages/types');
   lines.push(problems.length ? `  compile  types failed:\n${problems.slice(0, shownProblems).join('\n')}` : `  compile  types (${ms(began)})`);
-  // The docs read the bundles and the generated tables, not the compiled packages.
-  const docs = rebuildDocs(false);
   lines.push(await reloaded);
+  const docsLine = await docs;
+  // The docs line says how long the build took; when it ended, counted from the save, is beside it.
   console.log(lines.join('\n'));
-  console.log(await docs);
+  console.log(`${docsLine}, done ${ms(began)} after the save`);
 }
 
 // What is wrong already is said at start, and the lint results primed, so that a save lints only what it
 // changed.
 const first = await checker.check();
 if (first.errors.length) console.log(problemLines(`openapi/ has ${first.errors.length} error(s) now; a save that fixes them reloads everything:`, first.errors).join('\n'));
-await watchSpec('openapi', rebuild);
+await watchSpec('openapi', rebuild, { quietMs });
 
 // A save of a guide, a package README or the site's template rebuilds the Markdown pages and the search
 // index (not the reference pages: they come from the spec).
-async function rebuildGuides(files) {
-  const lines = [`[${new Date().toLocaleTimeString()}] ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`];
+async function rebuildGuides(files, burst) {
+  const lines = [changedLine(files, burst)];
   lines.push(await rebuildDocs(true));
   console.log(lines.join('\n'));
 }
-await watchSite('.', sitePages.map((page) => page.source), rebuildGuides);
-console.log('Watching openapi/ and the guides for changes. Ctrl-C stops.\n');
+await watchSite('.', sitePages.map((page) => page.source), rebuildGuides, { quietMs });
+
+// A save of the sandbox's code (not its tests): compile the package (Oxc, a fraction of a second), then the
+// running sandbox answers with the new handlers, its data, callbacks and port kept. A compile error keeps
+// the handlers it has.
+const sandboxSource = /^packages\/sandbox\/src\/.+\.ts$/;
+const notSandboxCode = /\.(test|test-d|test-helper|d)\.ts$/;
+async function reloadSandboxCode(files, burst) {
+  const began = burst?.firstEventAt ?? performance.now();
+  const lines = [changedLine(files, burst)];
+  const problems = compilePackage('packages/sandbox');
+  if (problems.length) {
+    lines.push(...problemLines(`compile  sandbox: ${problems.length} problem(s) (${ms(began)}); the sandbox keeps the handlers it has:`, problems));
+    return console.log(lines.join('\n'));
+  }
+  lines.push(`  compile  sandbox (${ms(began)})`);
+  try {
+    const plan = await sandboxCode.reload();
+    const changed = plan.changed.filter((path) => plan.fresh.includes(path)).map(sourceOf);
+    lines.push(plan.generation ? `  sandbox  answers with the new code of ${changed.join(', ')} (${ms(began)}); its data stays` : `  sandbox  no handler code changed (${ms(began)})`);
+    if (plan.needRestart.length) lines.push(`  sandbox  ${plan.needRestart.map(sourceOf).join(', ')}: used by the sandbox's server itself, which keeps the code it started with until npm run dev restarts`);
+  } catch (error) {
+    lines.push(`  sandbox  failed to load the new handlers, keeps the ones it has: ${String(error?.message ?? error).split('\n')[0]}`);
+  }
+  console.log(lines.join('\n'));
+}
+await watchFiles('.', ['packages/sandbox/src'], reloadSandboxCode, { include: (file) => sandboxSource.test(file) && !notSandboxCode.test(file), quietMs });
+console.log('Watching openapi/, the guides and the sandbox\'s code for changes. Ctrl-C stops.\n');
