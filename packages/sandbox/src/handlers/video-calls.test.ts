@@ -132,3 +132,46 @@ describe('a session without a video call', () => {
     expect(await codeOf(t.a.endVideoCall({} as never))).toBe('invalid-access');
   });
 });
+
+describe('a video call as the platform moves it (control API)', () => {
+  it('ending it records a VIDEO_CALL_ENDED activity with the room and the recording', async () => {
+    const id = await withCall();
+    await t.a.endVideoCall({ sessionId: id });
+    const [call] = (await t.legacyA.getResult({ session_token: id })).videoCallStatus!;
+    const activities = (await t.a.listSessionActivities({ sessionId: id })).result;
+    expect(activities.at(-1)).toMatchObject({ type: 'VIDEO_CALL_ENDED', data: { roomId: call!.roomId, videoFileId: call!.videoFileId } });
+  });
+
+  it('a room that ended empty has no screenshots', async () => {
+    const id = await withCall();
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'empty' });
+    expect(await codeOf(t.a.getVideoCallShots({ sessionId: id }))).toBe('not-found');
+  });
+
+  it('keeps what a move leaves out, and the recording ID once it is available', async () => {
+    const id = await withCall();
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available' });
+    const status = async () => (await t.legacyA.getResult({ session_token: id })).videoCallStatus![0]!;
+    const first = await status();
+    expect(first.videoFileId).toMatch(/^vf_/);
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended' });
+    expect(await status()).toEqual(first);
+    expect((await t.a.getVideoCallVideos({ sessionId: id, fileId: first.videoFileId! })).result.contentType).toBe('video/mp4');
+    // A file no longer available has no ID, and no video.
+    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', videoFileStatus: 'started' });
+    expect(await status()).toMatchObject({ compositionStatus: 'available', videoFileStatus: 'started', videoFileId: null });
+    expect(await codeOf(t.a.getVideoCallVideos({ sessionId: id }))).toBe('not-found');
+    const events = await callEvents();
+    expect(events.map((e) => [e.sessionId, e.roomId, e.roomStatus, e.videoFileStatus])).toEqual([
+      [id, first.roomId, 'ended', 'available'],
+      [id, first.roomId, 'ended', 'available'],
+      [id, first.roomId, 'ended', 'started'],
+    ]);
+  });
+
+  it('a move of another company is refused and changes nothing', async () => {
+    const id = await withCall();
+    expect(await codeOf(t.controlB.setVideoCallStatus({ sessionId: id, roomStatus: 'ended' }))).toBe('invalid-access');
+    expect((await t.sandbox.state.sessions.get(keyA, id))!.videoCall!.roomStatus).toBe('created');
+  });
+});
