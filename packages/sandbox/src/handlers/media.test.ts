@@ -165,3 +165,34 @@ describe('legacy media', () => {
     expect((await t.sandbox.state.sessions.get(keyA, id))!.status).toBe('approved');
   });
 });
+
+describe('legacy media, what each file shows', () => {
+  /** Width and height of a PNG, from its IHDR chunk. */
+  const pngSize = (bytes: Uint8Array) => ({ width: Buffer.from(bytes).readUInt32BE(16), height: Buffer.from(bytes).readUInt32BE(20) });
+
+  it('each image has the shape of its document: cards and face-document landscape, passport page, face portrait', async () => {
+    const id = await finished();
+    const size = async (name: 'getCardFront' | 'getCardBack' | 'getPassport' | 'getFace' | 'getFaceDocument') => jpegSize(await blobBytes(await t.legacyA[name]({ session_token: id })));
+    expect(await size('getCardFront')).toEqual({ width: 320, height: 200 });
+    expect(await size('getCardBack')).toEqual({ width: 320, height: 200 });
+    expect(await size('getPassport')).toEqual({ width: 352, height: 248 });
+    expect(await size('getFace')).toEqual({ width: 240, height: 320 });
+    expect(await size('getFaceDocument')).toEqual({ width: 320, height: 240 });
+    expect(Buffer.from(await blobBytes(await t.legacyA.getFaceVideo({ session_token: id }))).includes(Buffer.from(`liveness ${id}`))).toBe(true);
+  });
+
+  it("a statement or bill is a PDF to the session's person and address; a licence a PNG scan, a registration a JPEG photo, labelled", async () => {
+    const id = await finished();
+    const person = (await t.legacyA.getResult({ session_token: id })).person!;
+    const document = async (typeId: 'bank-statement' | 'utility-bill' | 'drivers-license' | 'vehicle-registration-certificate-front') => blobBytes(await t.legacyA.getGeneralDocument({ session_token: id, typeId }));
+    for (const [typeId, title] of [['bank-statement', 'Bank statement'], ['utility-bill', 'Utility bill']] as const) {
+      expect(pdfText(await document(typeId)).split('\n')).toEqual([title, `Holder: ${person.first_name} ${person.last_name}`, `Address: ${person.address}`, `Session ID: ${id}`, 'Sample document made by the IDV sandbox.']);
+    }
+    const licence = await document('drivers-license');
+    expect(pngSize(licence)).toEqual({ width: 320, height: 200 });
+    expect(Buffer.from(licence).includes(Buffer.from(`idv-sandbox general-document drivers-license ${id}`))).toBe(true);
+    const registration = await document('vehicle-registration-certificate-front');
+    expect(jpegSize(registration)).toEqual({ width: 320, height: 200 });
+    expect(Buffer.from(registration).includes(Buffer.from(`idv-sandbox general-document vehicle-registration-certificate-front ${id}`))).toBe(true);
+  });
+});
