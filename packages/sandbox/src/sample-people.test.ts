@@ -84,6 +84,13 @@ describe('the sample people', () => {
     });
     expect(mrzOf(samplePersons[1]!)).toBe(john!.mrz);
   });
+
+  it('are a year younger on the days before their birthday in its own month', () => {
+    const john = samplePersons[1]!; // born on the 23rd of November 1985
+    expect(personObject(john, Date.parse('2026-11-22T23:59:59Z')).age).toBe(40);
+    expect(personObject(john, Date.parse('2026-11-23T00:00:00Z')).age).toBe(41);
+    expect(personObject(samplePersons[3]!, Date.parse('2026-01-30T12:00:00Z')).age).toBe(25); // Max, born 31 January 2000
+  });
 });
 
 describe('personFor an upload', () => {
