@@ -5,7 +5,7 @@
 // Runs on a temporary copy of the repository (the files git tracks or would track, node_modules linked to
 // this checkout's), so openapi/ of the checkout is never touched. Target: every artifact <= 1.5 s.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,14 +26,54 @@ async function until(check, since, limitMs) {
 }
 
 /**
- * Starts `npm run dev` (scripts/dev.mjs) in a copy of the repository, makes `rounds` saves, and returns per
- * artifact the median seconds from the save, the worst round, the mock's failed probes during reloads, and
- * dev's own report of each save.
+ * CPU seconds used so far by process `pid` and every process under it (Linux /proc: user and system time,
+ * with those of its children that ended and were waited for): the dev loop's cost on a machine whose load
+ * makes wall times say little. Ticks of 10 ms.
  */
-export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
+export function treeCpu(pid) {
+  const stats = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      stats.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+    } catch {
+      // A process that ended while this read /proc.
+    }
+  }
+  let ticks = 0;
+  const visit = (id) => {
+    ticks += stats.get(id)?.ticks ?? 0;
+    for (const [child, { parent }] of stats) if (parent === id) visit(child);
+  };
+  visit(pid);
+  return ticks / 100;
+}
+
+/**
+ * Per step of dev's report of a save (`check`, `bundle`, `sandbox`, `types`, `compile`, `mocks`, `docs`),
+ * the seconds from the save at which dev says it ended: its own clock, which starts at the first change it
+ * saw, so that where the time goes is read from the same run as the artifacts' times.
+ */
+export function stepTimes(report) {
+  const steps = {};
+  for (const line of report.split('\n')) {
+    const step = /^ {2}(\w+) +/.exec(line)?.[1];
+    const at = /, done (\d+) ms after the save$/.exec(line)?.[1] ?? /fresh (\d+) ms after the save/.exec(line)?.[1] ?? /\((\d+) ms[;)]/.exec(line)?.[1];
+    if (step && at !== undefined && !(step in steps)) steps[step] = Number(at) / 1000;
+  }
+  return steps;
+}
+
+/**
+ * Starts `npm run dev` (scripts/dev.mjs, with `devArgs` added) in a copy of the repository, makes `rounds`
+ * saves, and returns per artifact the median seconds from the save, the worst round, the mock's failed
+ * probes during reloads, the median of each step's end by dev's report, and dev's own report of each save.
+ */
+export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] } = {}) {
   const scratch = scratchRepository({ prefix: 'idv-dev-bench-' });
   const work = scratch.dir;
-  const dev = spawn(process.execPath, ['scripts/dev.mjs', '--port-base', '0', '--quiet'], { cwd: work, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const dev = spawn(process.execPath, ['scripts/dev.mjs', '--port-base', '0', '--quiet', ...devArgs], { cwd: work, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   dev.stdout.on('data', (chunk) => (output += chunk));
   dev.stderr.on('data', (chunk) => (output += chunk));
@@ -48,6 +88,9 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
     const reports = [];
     let failedProbes = 0;
     let probes = 0;
+    // CPU of dev's processes from each save to its docs line, and from the first save to the last docs line.
+    const cpuToDocs = [];
+    let cpuAtFirstSave;
     for (let n = 1; n <= rounds; n++) {
       const operation = countGroupsOperation(n);
       // The mock is asked for an existing operation all through the reload: every answer must come.
@@ -60,6 +103,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
         }
       })();
       const reportStart = output.length;
+      const cpuAtSave = treeCpu(dev.pid);
+      cpuAtFirstSave ??= cpuAtSave;
       const saved = performance.now();
       addOperation(join(work, 'openapi/current'), operation);
       const table = (file) => async () => readFileSync(join(work, file), 'utf8').includes(`"${operation.operationId}"`);
@@ -77,13 +122,20 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
       artifacts.forEach((name, i) => figures[name].push(times[i]));
       // dev's report of the save ends with its docs line: wait for it before the next save.
       await until(async () => /\n {2}docs {5}/.test(output.slice(reportStart)), saved, limitMs);
+      cpuToDocs.push(treeCpu(dev.pid) - cpuAtSave);
       probing = false;
       await probe;
       reports.push(output.slice(reportStart).trim());
     }
     // null: the artifact never had the change within `limitMs` in some round.
     const summary = (values) => (values.some((v) => v === undefined) ? { median: null, worst: null } : { median: median(values), worst: Math.max(...values) });
-    return { rounds, ...Object.fromEntries(artifacts.map((name) => [name, summary(figures[name])])), probes, failedProbes, loadAverage: loadavg()[0], reports };
+    const byStep = {};
+    for (const report of reports) for (const [step, at] of Object.entries(stepTimes(report))) (byStep[step] ??= []).push(at);
+    const steps = Object.fromEntries(Object.entries(byStep).map(([step, values]) => [step, Number(median(values).toFixed(3))]));
+    // Everything dev's processes did per save: its work until the docs line, and what it starts behind it
+    // (the next warm Prism, the standby), as far as the next save.
+    const cpu = { toDocs: Number(median(cpuToDocs).toFixed(2)), perRound: Number(((treeCpu(dev.pid) - cpuAtFirstSave) / rounds).toFixed(2)) };
+    return { rounds, ...Object.fromEntries(artifacts.map((name) => [name, summary(figures[name])])), probes, failedProbes, loadAverage: loadavg()[0], steps, cpu, reports };
   } finally {
     await stopDev();
     scratch.remove();
@@ -92,6 +144,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000 } = {}) {
 
 // Stryker disable all: run by hand, `node bench/dev.bench.mjs`, or by `npm run bench`.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await devLoopBench({ rounds: Number(process.argv[2] ?? 3) });
+  // `node bench/dev.bench.mjs [rounds] [dev's flags...]`, e.g. `node bench/dev.bench.mjs 3 --no-standby`.
+  const result = await devLoopBench({ rounds: Number(process.argv[2] ?? 3), devArgs: process.argv.slice(3) });
   console.log(JSON.stringify(result, null, 2));
 }

@@ -75,8 +75,17 @@ async function rebuild(files, burst) {
   // the check has passed (then swapped in if the check's bundles are the same) or dropped if it fails.
   let checked = false;
   let prepared;
+  // When the worker's bundles came and when the warm Prisms had taken them (their modules loaded, the
+  // document being read): the mocks line says where a late mock lost its time.
+  const mockTimes = {};
   const early = ahead.ahead(files, (texts) => {
-    if (!checked) prepared = served.mocks.prepare(texts).catch(() => undefined);
+    mockTimes.bundled = performance.now();
+    if (!checked) {
+      prepared = served.mocks.prepare(texts).then(
+        (made) => ((mockTimes.warm = performance.now()), made),
+        () => undefined,
+      );
+    }
   });
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
   const { bundles, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
@@ -115,8 +124,9 @@ async function rebuild(files, burst) {
   } catch (error) {
     lines.push(`  sandbox  failed to read the new bundles, keeps the previous routes: ${error.message.split('\n')[0]}`);
   }
+  const at = (time) => (time === undefined ? 'not' : `${Math.round(time - began)} ms`);
   const reloaded = served.mocks.reload({ prepared }).then(
-    () => `  mocks    answer with the change (${ms(began)})`,
+    () => `  mocks    answer with the change (${ms(began)}; the worker's bundle at ${at(mockTimes.bundled)}, taken by a warm Prism at ${at(mockTimes.warm)})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
   // The worker's types, if it bundled what the check bundled; else generated here.
