@@ -53,7 +53,7 @@ describe.each(['current', 'legacy', 'sandbox'])('the %s API reference', (name) =
   });
 
   it.each(sample.map((op) => [op.operationId, op.summary]))('finds and renders %s through its search', async (_id, summary) => {
-    await page.getByText('Search', { exact: false }).first().click();
+    await openSearch(page);
     await page.keyboard.type(summary);
     const result = page.getByTestId('search-dialog').getByText(summary, { exact: true }).first();
     await shown(result);
@@ -65,3 +65,22 @@ describe.each(['current', 'legacy', 'sandbox'])('the %s API reference', (name) =
     expect(docs.outside).toEqual([]);
   });
 });
+
+/**
+ * Opens the reference's search dialog, with its field focused. A click can miss under load (it lands
+ * before Redoc's page reacts, or while it re-renders), and what is typed next would then go nowhere: so
+ * the search is opened until its field shows, a bounded number of times.
+ */
+async function openSearch(page: Page) {
+  const field = page.getByTestId('search-dialog').getByPlaceholder('Search docs');
+  for (let attempt = 1; ; attempt += 1) {
+    if (!(await field.isVisible())) await page.getByText('Search', { exact: false }).first().click();
+    try {
+      await field.waitFor({ state: 'visible', timeout: 2_000 });
+      break;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+  await expect.poll(() => field.evaluate((input) => input === document.activeElement), { timeout: 10_000 }).toBe(true);
+}

@@ -130,17 +130,40 @@ describe.each(apis)('the %s reference', (api) => {
   it.each(sample.map((op) => [op.operationId, op] as const))('shows %s with a TypeScript and a curl sample', async (operationId, operation) => {
     await page.goto(`${docs.url}/${api}.html#operation/${operationId}`, { waitUntil: 'load' });
     await shown(page.getByRole('heading', { name: operation.summary }).first());
+    // The operation's own section (Redoc renders only the sections near the one shown, and the first
+    // language menu on the page may belong to the operation before, half scrolled away).
+    const section = page.locator(`[data-section-id$="/${operationId.toLowerCase()}"]`);
+    const code = section.locator('pre[data-testid="source-code"]').filter({ visible: true });
     // The language menu keeps the last choice across operations: pick each language in turn.
-    const language = page.locator('[data-component-name="Dropdown/Dropdown"]').filter({ visible: true, hasText: /^(TypeScript|curl|Payload)$/ }).first();
-    const code = page.locator('pre[data-testid="source-code"]').filter({ visible: true });
     for (const [name, text] of [['TypeScript', `.${methodName(api, operationId)}(`], ['curl', 'curl -X POST']]) {
-      await shown(language);
-      await language.click();
-      await page.getByRole('menuitem', { name, exact: true }).filter({ visible: true }).first().dispatchEvent('click'); // the menu can open past the viewport's edge, where a real click is refused
+      await chooseLanguage(section, name);
       await shown(code.filter({ hasText: text }).first());
     }
   }, 60_000);
 });
+
+/**
+ * Opens the section's language menu and picks `name`. A click can miss the menu under load: it lands
+ * before Redoc's dropdown reacts, or while the page scrolls to the operation and re-renders it, and the
+ * menu stays shut (or a second click shuts it again). So the menu is opened until its item shows, a
+ * bounded number of times.
+ */
+async function chooseLanguage(section: Locator, name: string) {
+  const language = section.locator('[data-component-name="Dropdown/Dropdown"] > button[aria-haspopup="menu"]').filter({ visible: true, hasText: /^(TypeScript|curl|Payload)$/ }).first();
+  // Redoc puts the open menu at the end of the page's body, outside the section.
+  const item = section.page().getByRole('menuitem', { name, exact: true }).filter({ visible: true }).first();
+  for (let attempt = 1; ; attempt += 1) {
+    await shown(language);
+    if ((await language.getAttribute('aria-expanded')) !== 'true') await language.click();
+    try {
+      await item.waitFor({ state: 'visible', timeout: 2_000 });
+      break;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+  await item.dispatchEvent('click'); // the menu can open past the viewport's edge, where a real click is refused
+}
 
 describe('requests', () => {
   it('never left 127.0.0.1', () => {
