@@ -187,4 +187,22 @@ describe('the PGlite memory mirror', () => {
     expect(await seen).toEqual(['usr_1']);
     expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1']);
   }, 120_000);
+  it('holds at most maxQueued unconfirmed writes of a company: the next transaction starts only once the oldest is committed', async () => {
+    const { database, watch } = watched(await open());
+    const state = mirroredState(database, defaultLimits, { maxQueued: 2 });
+    await state.users.count(a);
+    let release!: () => void;
+    watch.hold = new Promise((resolve) => (release = resolve));
+    const started: string[] = [];
+    const write = (id: string) => state.transaction(a, async (tx) => (started.push(id), tx.users.put(a, id, user(id, `${id}@example.org`))));
+    const writes = ['usr_1', 'usr_2', 'usr_3', 'usr_4'].map(write);
+    // Another company is not held by this one's queue.
+    const other = state.transaction('ck_test_mirror_b_0000', async (tx) => (started.push('usr_b'), tx.users.put('ck_test_mirror_b_0000', 'usr_b', user('usr_b', 'b@example.org'))));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([...started].sort()).toEqual(['usr_1', 'usr_2', 'usr_b']);
+    release();
+    await Promise.all([...writes, other]);
+    expect(started.slice(3)).toEqual(['usr_3', 'usr_4']);
+    expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2', 'usr_3', 'usr_4']);
+  }, 120_000);
 });

@@ -33,6 +33,13 @@ export type MirrorOptions = {
   onCommit?: (transactions: number) => void;
   /** The most transactions written in one PGlite commit (default 100). */
   maxGroup?: number;
+  /**
+   * The most writes of one company queued or being committed (default 100): its next transaction waits
+   * until the oldest is committed. Each transaction reads its company's unconfirmed writes on top of
+   * memory, so without a bound a burst of one company's writes costs each request more than the last
+   * (3,000 parallel writes kept the loop busy for seconds and cut requests).
+   */
+  maxQueued?: number;
 };
 
 export function mirroredState(db: Database, limits: Limits, mirrorOptions: MirrorOptions = {}): State {
@@ -42,6 +49,8 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     collectionNames.map((name) => [name, { memory: memoryCollection({ ...(specs[name] as CollectionOptions<unknown>), budget }), options: specs[name], idOf: new WeakMap() }]),
   ) as { [K in Name]: Mirror<unknown> };
   const exclusive = keyedMutex();
+  /** Index keys of buffered records (a record handed to `put` is not changed until it is committed). */
+  const keyCache = new WeakMap<object, Map<string, readonly string[]>>();
   const direct = sqlState(db, limits);
 
   /** Stores a committed (or loaded) record in memory, remembering its ID (lists hand out records, not IDs). */
@@ -78,6 +87,9 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one
   // (at most `maxGroup` transactions' writes in one: the loop turns between commits).
   const maxGroup = mirrorOptions.maxGroup ?? 100;
+  const maxQueued = mirrorOptions.maxQueued ?? 100;
+  /** The longest stretch of a commit's statements between two turns of the event loop (ms). */
+  const turnMs = 10;
   type Write = { kind: 'write'; company: string; ops: Op[]; after?: Write; failed?: boolean; settled: Promise<void>; done: (error?: unknown) => void };
   type Job = Write | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
   const queue: Job[] = [];
@@ -96,7 +108,17 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   const commit = (jobs: Write[]) =>
     db.transaction(async (tx) => {
       const usage = usageTally();
-      for (const job of jobs) await writeOps(tx, job.ops, usage);
+      let since = performance.now();
+      for (const job of jobs) {
+        await writeOps(tx, job.ops, usage);
+        // PGlite's statements run in this thread and resolve in microtasks: without a turn of the loop
+        // now and then, a commit of a burst's group keeps the server from accepting connections (its
+        // listen queue overflows and clients' connects time out) and from reading requests.
+        if (performance.now() - since > turnMs) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          since = performance.now();
+        }
+      }
       await usage.write(tx);
     });
   const forget = (job: Write) => {
@@ -203,6 +225,8 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     let committed: Promise<void> | undefined;
     let seen: Write[] = [];
     const result = await exclusive(company, async () => {
+      // Backpressure: the company's writes wait here (a promise each, no work) while too many are unconfirmed.
+      for (let queued = unconfirmed.get(company); queued && queued.length >= maxQueued; queued = unconfirmed.get(company)) await queued[0]!.settled;
       const buffer = overlay(company);
       seen = [...(unconfirmed.get(company) ?? [])];
       for (const job of seen) for (const op of job.ops) await buffer.replay(op);
@@ -231,6 +255,14 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       const { memory, options, idOf } = mirror;
       const { maxPerCompany = Infinity, sizeOf = () => 0, indexes = {}, unique = [] } = options;
       const mine = (c: string) => (c === company ? pending.get(name) : undefined);
+      /** A buffered record's keys in an index, worked out once per record (every later transaction of a burst scans it). */
+      const keysOf = (index: string, record: T): readonly string[] => {
+        let byIndex = keyCache.get(record as object);
+        if (!byIndex) keyCache.set(record as object, (byIndex = new Map()));
+        let keys = byIndex.get(index);
+        if (!keys) byIndex.set(index, (keys = indexes[index]?.(record) ?? []));
+        return keys;
+      };
       /** The company's records in order, with the buffered writes applied (only when there are some). */
       const entries = async (c: string): Promise<{ id: string; record: T }[]> => {
         const writes = mine(c);
@@ -274,13 +306,13 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       const holders = async (c: string, index: string, key: string) => {
         const writes = mine(c);
         const ids = (await memory.find(c, index, key)).map((record) => idOf.get(record as object)!).filter((id) => !writes?.has(id));
-        for (const [id, write] of writes ?? []) if (write.record !== undefined && indexes[index]?.(write.record as T).includes(key)) ids.push(id);
+        for (const [id, write] of writes ?? []) if (write.record !== undefined && keysOf(index, write.record as T).includes(key)) ids.push(id);
         return ids;
       };
       const find = async (c: string, index: string, key: string) => {
         const writes = mine(c);
         if (!writes?.size) return (await memory.find(c, index, key)).map(copy);
-        const matches = (record: T) => indexes[index]?.(record).includes(key) ?? false;
+        const matches = (record: T) => keysOf(index, record).includes(key);
         // Memory's matches that no buffered write touches, then the buffered records put (or moved) at the end.
         const appended: T[] = [];
         for (const write of writes.values()) {
@@ -307,8 +339,10 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           if (owner !== undefined && owner !== c) throw new Error(`ID ${id} is another company's record: do not use --seed with a kept database`);
           if ((await count(c)) >= maxPerCompany) throw StoreFull.instance;
         }
+        // Worked out afresh: a handler may have changed the record it puts again.
+        keyCache.delete(record as object);
         for (const index of unique) {
-          for (const key of indexes[index]?.(record) ?? []) if ((await holders(c, index, key)).some((other) => other !== id)) throw new Duplicate(index);
+          for (const key of keysOf(index, record)) if ((await holders(c, index, key)).some((other) => other !== id)) throw new Duplicate(index);
         }
         const size = sizeOf(record);
         const delta = size - (old ? old.size : exists ? sizeOf(oldRecord) : 0);
