@@ -12,6 +12,7 @@ import { demoCompanies, type Company } from './companies.js';
 import type { Context, Handler, Handlers, Reply } from './context.js';
 import { ApiError, StoreFull } from './errors.js';
 import { attachConsole } from './console/index.js';
+import { tappable } from './console/request-ring.js';
 import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
@@ -99,6 +100,7 @@ type Trace = { operation?: string; company?: string };
 /** What the per-request log line needs when the answer is finished, kept on the response (no closure per request). */
 type Logged = { started: number; trace: Trace; path: string | undefined };
 const loggedOf = Symbol('sandbox log line');
+type LoggedResponse = ServerResponse & { [loggedOf]?: Logged };
 
 /**
  * A request target that is a path alone (no query, escape, dot segment or empty segment) is its own
@@ -466,8 +468,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     setImmediate(next).unref();
   }
 
-  /** Writes a request's line once its answer is finished: one function for every request, its state on the response. */
-  function logFinished(this: ServerResponse & { [loggedOf]?: Logged }) {
+  /**
+   * A request's answer is finished: its entry in the console's request log, then its line. One listener
+   * for both, the same function for every request (its state on the response): a listener per request
+   * and per purpose cost Node an array of listeners to copy at each 'finish'.
+   */
+  function finished(this: LoggedResponse) {
+    consoleApp.finished(this);
     const logged = this[loggedOf];
     if (!logged) return;
     this[loggedOf] = undefined;
@@ -475,16 +482,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     log!(formatLine(line, secrets));
   }
 
-  const server = createServer((req, res) => {
+  // `tappable`: the console's request log copies the bodies through the request and answer classes' own methods.
+  const server = createServer(tappable, (req, res) => {
     const started = log ? performance.now() : 0;
     const trace: Trace = {};
     const url = readTarget(req.url);
     const path = url?.pathname;
-    consoleApp.tap(req, res, trace, path);
-    if (log) {
-      (res as ServerResponse & { [loggedOf]?: Logged })[loggedOf] = { started, trace, path };
-      res.on('finish', logFinished);
-    }
+    consoleApp.watch(req, res, trace, path);
+    if (log) (res as LoggedResponse)[loggedOf] = { started, trace, path };
+    res.on('finish', finished);
     handle(req, res, trace, url).catch((error) => {
       // A bug of the sandbox, not of the request: say so plainly, never hang.
       console.error(error);

@@ -1,5 +1,6 @@
-// Wires the console into a sandbox: its request log (fed by `tap`), the services its control operations
-// use, and the /console/ pages. server.ts calls `attachConsole` once and `tap` and `handle` per request.
+// Wires the console into a sandbox: its request log (fed by `watch`), the services its control operations
+// use, and the /console/ pages. server.ts calls `attachConsole` once, and `watch`, `finished` and `handle`
+// per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
@@ -14,8 +15,13 @@ import type { Invoke } from './view.js';
 export type AttachedConsole = {
   /** The request log the console reads: this process's ring, or the shared one in a PostgreSQL database. */
   log: RequestLog;
-  /** Logs one request of the API, the control API or the applicant page (the console's own are not logged). */
-  tap(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
+  /**
+   * Logs one request of the API, the control API or the applicant page (the console's own are not logged),
+   * of a server made with `createServer(tappable, ...)`; its entry is added by `finished`, which the
+   * server calls from its 'finish' listener.
+   */
+  watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
+  finished(res: ServerResponse): void;
   handle: ConsoleApp['handle'];
   close(): void;
 };
@@ -31,10 +37,11 @@ export function attachConsole(options: { companies: Map<string, Company>; adminT
   const app = createConsole({ ...options, ring: log });
   return {
     log,
-    tap(req, res, trace, path) {
+    watch(req, res, trace, path) {
       if (path !== undefined && isConsolePath(path)) return;
-      ring.tap(req, res, trace, path);
+      ring.watch(req, res, trace, path);
     },
+    finished: ring.finished,
     handle: app.handle,
     close() {
       app.close();

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
 import { companiesFrom } from '../companies.js';
-import { createRequestRing } from './request-ring.js';
+import { createRequestRing, tappable } from './request-ring.js';
 
 const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_lazy_0000' }] });
 let close = () => {};
@@ -16,7 +16,7 @@ it('describes no entry while requests pass and the oldest are pushed out, only t
   let redactions = 0;
   const secrets = { [Symbol.iterator]: () => (redactions++, [company!.companyKey][Symbol.iterator]()) } as unknown as string[];
   const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets, clock: manualClock(), size: 2 });
-  const server = createServer((req, res) => {
+  const server = createServer(tappable, (req, res) => {
     ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
     req.resume();
     req.on('end', () => {

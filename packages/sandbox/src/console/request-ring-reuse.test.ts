@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
 import { companiesFrom } from '../companies.js';
-import { createRequestRing, type RingEntry } from './request-ring.js';
+import { createRequestRing, tappable, type RingEntry } from './request-ring.js';
 
 const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_reuse_0000' }] });
 let close = () => {};
@@ -12,7 +12,7 @@ afterEach(() => close());
 
 it('keeps an entry handed out right after its place in the ring is reused', async () => {
   const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets: [], clock: manualClock(), size: 2 });
-  const server = createServer((req, res) => {
+  const server = createServer(tappable, (req, res) => {
     ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
     const chunks: Buffer[] = [];
     req.on('data', (chunk) => chunks.push(chunk));

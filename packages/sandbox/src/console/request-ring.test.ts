@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
 import { companiesFrom } from '../companies.js';
 import { maxKeptBytes } from './redact.js';
-import { createRequestRing, ringSize } from './request-ring.js';
+import { createRequestRing, ringSize, tappable } from './request-ring.js';
 
 const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_ring_0000' }] });
 let close = () => {};
@@ -12,7 +12,7 @@ afterEach(() => close());
 
 async function served(size?: number) {
   const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets: [company!.companyKey], clock: manualClock(), size });
-  const server = createServer((req, res) => {
+  const server = createServer(tappable, (req, res) => {
     ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
     const chunks: Buffer[] = [];
     req.on('data', (chunk) => chunks.push(chunk));

@@ -1,7 +1,7 @@
 // The console's request log: the latest requests the sandbox answered, with their bodies (redacted when
-// read), in a ring of fixed size. Fed from one hook in server.ts (`tap`), which copies at most
+// read), in a ring of fixed size. Fed from one hook in server.ts (`watch`), which copies at most
 // `maxKeptBytes` of each body as it passes, without changing how the server reads or writes it.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sandbox } from '@idv-toolkit/types';
 import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
@@ -15,8 +15,12 @@ export type RequestFilter = { operation?: string; status?: number; sessionId?: s
 export type Trace = { operation?: string; company?: string };
 
 export type RequestRing = {
-  /** Watches one request; the entry is added when the answer is finished. */
+  /** Watches one request of a `tappable` server; the entry is added when the answer is finished. */
   tap(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
+  /** As `tap`, for a caller that has a 'finish' listener of its own and calls `finished` from it (server.ts: its log line's). */
+  watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
+  /** Adds the entry of a watched request whose answer is finished (nothing for one not watched). */
+  finished(res: ServerResponse): void;
   /** The entries of a company (all entries for `undefined`: the admin's view), newest first. */
   list(companyKey: string | undefined, filter?: RequestFilter): RingEntry[];
   get(id: string): RingEntry | undefined;
@@ -144,7 +148,7 @@ export function describe(id: string, raw: Raw, secrets: readonly string[]): Logg
 }
 
 /** A request in flight: pooled, like its buffers. */
-type Flight = { push: IncomingMessage['push']; writeHead: unknown; write: unknown; end: unknown; started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; incoming: Kept; outgoing: Kept };
+type Flight = { started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; incoming: Kept; outgoing: Kept };
 
 /**
  * One place of the ring: plain fields and references the request had anyway (its strings), refilled in
@@ -171,7 +175,58 @@ type Slot = {
 };
 
 const flightOf = Symbol('request-ring flight');
-type Tapped = { [flightOf]?: Flight };
+
+/**
+ * The request and answer of a server whose bodies the ring can copy: `createServer(tappable, ...)`. Their
+ * methods copy a watched request's bodies on the way through and are the class's own, so that a request
+ * costs no methods patched onto it and taken off again (which also gave every request and answer object a
+ * shape of its own for Node's HTTP code to meet). A request that is not watched passes straight through.
+ */
+class TappedRequest extends IncomingMessage {
+  [flightOf]: Flight | undefined = undefined;
+  // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    this[flightOf]?.incoming.add(chunk, encoding);
+    return super.push(chunk, encoding);
+  }
+}
+class TappedResponse extends ServerResponse {
+  [flightOf]: Flight | undefined = undefined;
+}
+// writeHead, write and end have overloads that a class body cannot restate: set on the prototype. Their
+// arguments are passed on as `arguments` (a rest parameter would be an array per call).
+const plain = ServerResponse.prototype;
+const tapped = TappedResponse.prototype as ServerResponse;
+// Headers given to writeHead are not readable by getHeader afterwards: note the content type there.
+tapped.writeHead = function writeHead(this: TappedResponse) {
+  const flight = this[flightOf];
+  if (flight) {
+    for (let at = 0; at < arguments.length; at++) {
+      const arg: unknown = arguments[at];
+      if (arg === null || typeof arg !== 'object') continue;
+      if (Array.isArray(arg)) break;
+      for (const name in arg as Record<string, unknown>) {
+        if (name.length !== 12 || name.toLowerCase() !== 'content-type') continue;
+        const value = (arg as Record<string, unknown>)[name];
+        if (typeof value === 'string') flight.writtenType = value;
+        break;
+      }
+      break;
+    }
+  }
+  return (plain.writeHead as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
+} as ServerResponse['writeHead'];
+tapped.write = function write(this: TappedResponse, chunk: unknown, encoding?: unknown) {
+  this[flightOf]?.outgoing.add(chunk, encoding);
+  return (plain.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
+} as ServerResponse['write'];
+tapped.end = function end(this: TappedResponse, chunk?: unknown, encoding?: unknown) {
+  this[flightOf]?.outgoing.add(chunk, encoding);
+  return (plain.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
+} as ServerResponse['end'];
+
+/** `http.createServer`'s options for a server whose requests a ring may watch. */
+export const tappable: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } = { IncomingMessage: TappedRequest, ServerResponse: TappedResponse as unknown as typeof ServerResponse };
 
 export function createRequestRing({
   companies,
@@ -287,79 +342,41 @@ export function createRequestRing({
     }
   }
 
-  // One set of functions for every request (the request's state hangs on it): no closures per request.
-  function push(this: IncomingMessage & Tapped, chunk: unknown, encoding?: BufferEncoding) {
-    const flight = this[flightOf]!;
-    flight.incoming.add(chunk, encoding);
-    return flight.push.call(this, chunk as Buffer, encoding);
-  }
-  // Headers given to writeHead are not readable by getHeader afterwards: note the content type there.
-  function writeHead(this: ServerResponse & Tapped, ...args: unknown[]) {
-    const flight = this[flightOf]!;
-    if (flight) {
-      for (const arg of args) {
-        if (arg === null || typeof arg !== 'object') continue;
-        if (Array.isArray(arg)) break;
-        for (const name in arg as Record<string, unknown>) {
-          if (name.length !== 12 || name.toLowerCase() !== 'content-type') continue;
-          const value = (arg as Record<string, unknown>)[name];
-          if (typeof value === 'string') flight.writtenType = value;
-          break;
-        }
-        break;
-      }
-    }
-    return (this[flightOf]!.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  }
-  // Passed on as `arguments`: a rest parameter would be an array per call.
-  function write(this: ServerResponse & Tapped, chunk: unknown, encoding?: unknown) {
-    const flight = this[flightOf]!;
-    flight.outgoing.add(chunk, encoding);
-    return (flight.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
-  }
-  function end(this: ServerResponse & Tapped, chunk?: unknown, encoding?: unknown) {
-    const flight = this[flightOf]!;
-    flight.outgoing.add(chunk, encoding);
-    return (flight.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
-  }
-  function finished(this: ServerResponse & Tapped & { req: IncomingMessage }) {
-    const flight = this[flightOf];
+  function finished(res: ServerResponse) {
+    const flight = (res as TappedResponse)[flightOf];
     if (!flight) return;
-    // The request and answer get their own methods back (a late call finds nothing to log into).
-    const req = this.req as IncomingMessage & Tapped;
-    req.push = flight.push;
-    this.writeHead = flight.writeHead as ServerResponse['writeHead'];
-    this.write = flight.write as ServerResponse['write'];
-    this.end = flight.end as ServerResponse['end'];
-    this[flightOf] = undefined;
+    // A late write finds nothing to log into.
+    const req = res.req as TappedRequest;
+    (res as TappedResponse)[flightOf] = undefined;
     req[flightOf] = undefined;
-    finish(req, this, flight);
+    finish(req, res, flight);
+  }
+  // `on`, not `once` (a wrapper per request): 'finish' comes once, and `finished` ignores a request it no longer tracks.
+  function onFinish(this: ServerResponse) {
+    finished(this);
+  }
+
+  function watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined) {
+    if (!(req instanceof TappedRequest) || !(res instanceof TappedResponse)) throw new TypeError('The request ring watches the requests of a server made with createServer(tappable, ...)');
+    const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
+    flight.started = performance.now();
+    flight.time = clock.now();
+    flight.trace = trace;
+    flight.path = path;
+    flight.writtenType = undefined;
+    flight.incoming.reset();
+    flight.outgoing.reset();
+    req[flightOf] = flight;
+    res[flightOf] = flight;
   }
 
   return {
     tap(req, res, trace, path) {
-      const flight = pool.pop() ?? { push: req.push, writeHead: res.writeHead, write: res.write, end: res.end, started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
-      flight.push = req.push;
-      flight.writeHead = res.writeHead;
-      flight.write = res.write;
-      flight.end = res.end;
-      flight.started = performance.now();
-      flight.time = clock.now();
-      flight.trace = trace;
-      flight.path = path;
-      flight.writtenType = undefined;
-      flight.incoming.reset();
-      flight.outgoing.reset();
-      (req as IncomingMessage & Tapped)[flightOf] = flight;
-      (res as ServerResponse & Tapped)[flightOf] = flight;
-      // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
-      req.push = push;
-      res.writeHead = writeHead as ServerResponse['writeHead'];
-      res.write = write as ServerResponse['write'];
-      res.end = end as ServerResponse['end'];
-      // `on`, not `once` (a wrapper per request): 'finish' comes once, and `finished` ignores a request it no longer tracks.
-      res.on('finish', finished);
+      watch(req, res, trace, path);
+      res.on('finish', onFinish);
     },
+    watch,
+    finished,
     list(companyKey, filter = {}) {
       const out: RingEntry[] = [];
       const limit = filter.limit ?? 100;
