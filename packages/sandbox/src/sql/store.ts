@@ -16,6 +16,7 @@ import type { Limits } from '../limits.js';
 import { collectionNames, collectionSpecs, type Collections, type State } from '../state.js';
 import { Duplicate, type Collection, type CollectionOptions } from '../store.js';
 import type { Database } from './database.js';
+import { groupCommit, type GroupCommitOptions } from './group-commit.js';
 import { lockClass, migrate } from './migrations.js';
 
 /** The table of each kind of record (names chosen to read well in SQL: `groups` is a keyword). */
@@ -55,25 +56,58 @@ const encode = (record: unknown): { data: string; bytes: Uint8Array | null } => 
  * a group commit updates each usage row once, not once per write (every update of one row in one
  * transaction leaves a version that the next update walks past).
  */
-const writeRecordSql = (table: string, usage: string, before = '', tallied = false) =>
-  `with ${before}
+const writeRecordSql = (table: string, usage: string, before = '', tallied = false, checked = false) => {
+  // Checked (checkedWriteSql): every write only when the row `ok` of the checks exists.
+  const gate = checked ? 'and exists (select 1 from ok)' : '';
+  return `with ${before}
    record as (
-     insert into ${table} (id, company, size, data, bytes) values ($1, $2, $3, $4::text::json, $5)
+     insert into ${table} (id, company, size, data, bytes) select $1::text, $2::text, $3::integer, $4::text::json, $5::bytea ${checked ? 'from ok' : ''}
      on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
    ),
    stale as (
-     delete from ${table}_keys k where k.id = $1
+     delete from ${table}_keys k where k.id = $1 ${gate}
      and not exists (select 1 from unnest($6::text[], $7::text[]) as u(name, key) where u.name = k.name and u.key = k.key)
    ),
    fresh as (
-     insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key)
+     insert into ${table}_keys (company, name, key, id) select $2, name, key, $1 from unnest($6::text[], $7::text[]) as u(name, key) where true ${gate}
      on conflict (company, name, key, id) do nothing
    ),
    ${tallied ? `usage (records, bytes, collection) as (select ${usage}, $8::text)` : `usage as (
-     insert into company_usage (company, collection, records, bytes) values ($2, $8, ${usage})
+     insert into company_usage (company, collection, records, bytes) ${checked ? `select $2, $8, ${usage} from ok` : `values ($2, $8, ${usage})`}
      on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
    )`}
-   ${tallied ? 'select records, bytes from usage' : 'select 1'}`;
+   ${tallied ? 'select records, bytes from usage' : checked ? 'select owner, old_size, records, bytes, clash, exists (select 1 from ok) as written from state' : 'select 1'}`;
+};
+
+/**
+ * `put`'s statement: the checks (the ID's owner, the company's records and bytes, a unique key held by
+ * another record) and, only when they pass, the write of writeRecordSql; it returns what the checks read
+ * and whether it wrote. Parameters: those of writeRecordSql, then $9 and $10 the unique index names and
+ * keys, $11 the most records per company and $12 the most bytes (null: no limit).
+ */
+const checkedWriteSql = (table: string) =>
+  writeRecordSql(
+    table,
+    'case when ok.owner is null then 1 else 0 end, ok.delta',
+    `state as (
+       select
+         (select company from ${table} where id = $1) as owner,
+         (select size from ${table} where id = $1) as old_size,
+         (select records from company_usage where company = $2 and collection = $8) as records,
+         (select sum(bytes) from company_usage where company = $2) as bytes,
+         (select k.name from ${table}_keys k join unnest($9::text[], $10::text[]) as u(name, key) on k.name = u.name and k.key = u.key
+            where k.company = $2 and k.id <> $1 limit 1) as clash
+     ),
+     ok as (
+       select owner, $3::integer - coalesce(old_size, 0) as delta from state
+       where (owner is null or owner = $2)
+         and (owner is not null or $11::float8 is null or coalesce(records, 0) < $11::float8)
+         and clash is null
+         and ($3::integer - coalesce(old_size, 0) <= 0 or $12::float8 is null or coalesce(bytes, 0) + $3::integer - coalesce(old_size, 0) <= $12::float8)
+     ),`,
+    false,
+    true,
+  );
 
 export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
@@ -98,6 +132,8 @@ type Context = {
   locked: boolean;
   limits: Limits;
   ready: () => Promise<void>;
+  /** Runs `work` under the company's lock in a transaction (a group commit's on PostgreSQL). */
+  exclusive?: <R>(company: string, work: (tx: Database) => Promise<R>) => Promise<R>;
 };
 
 function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>, context: Context): Collection<T> {
@@ -115,6 +151,7 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
   const write = async <R>(company: string, work: (tx: Database) => Promise<R>): Promise<R> => {
     await ready();
     if (context.locked) return work(db);
+    if (context.exclusive) return context.exclusive(company, work);
     return db.transaction(async (tx) => {
       await lockCompany(tx, company);
       return work(tx);
@@ -131,35 +168,37 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
       }
     }
     const uniqueAt = names.map((index) => unique.includes(index));
-    const [state] = await tx.query<{ owner: string | null; old_size: number | null; records: number | null; bytes: string | number | null; clash: string | null }>(
-      `select
-         (select company from ${table} where id = $1) as owner,
-         (select size from ${table} where id = $1) as old_size,
-         (select records from company_usage where company = $2 and collection = $3) as records,
-         (select sum(bytes) from company_usage where company = $2) as bytes,
-         (select k.name from ${table}_keys k join unnest($4::text[], $5::text[]) as u(name, key) on k.name = u.name and k.key = u.key
-            where k.company = $2 and k.id <> $1 limit 1) as clash`,
-      [id, company, name, names.filter((_, i) => uniqueAt[i]), keys.filter((_, i) => uniqueAt[i])],
-    );
-    // IDs are random and never repeat; a seeded sandbox restarted on a kept database could repeat one.
-    if (state!.owner !== null && state!.owner !== company) throw new Error(`ID ${id} is another company's record: do not use --seed with a kept database`);
-    const isNew = state!.owner === null;
-    if (isNew && (state!.records ?? 0) >= maxPerCompany) throw StoreFull.instance;
-    if (state!.clash !== null) throw new Duplicate(state!.clash);
     const size = sizeOf(record);
-    const delta = size - (state!.old_size ?? 0);
-    if (delta > 0 && Number(state!.bytes ?? 0) + delta > context.limits.maxBytesPerCompany) throw StoreFull.instance;
     const { data, bytes } = encode(record);
-    // One statement (writeRecordSql): this write was five of them.
+    // One statement (checkedWriteSql): the checks, and the write only when they pass, so a write is one
+    // round trip (it was two: the checks, then the write).
+    let state: { owner: string | null; old_size: number | null; records: number | null; bytes: string | number | null; clash: string | null; written: boolean } | undefined;
     try {
-      await tx.query(
-        writeRecordSql(table, '$9, $10'),
-        [id, company, size, data, bytes, names, keys, name, isNew ? 1 : 0, delta],
-      );
+      [state] = await tx.query<NonNullable<typeof state>>(checkedWriteSql(table), [
+        id,
+        company,
+        size,
+        data,
+        bytes,
+        names,
+        keys,
+        name,
+        names.filter((_, i) => uniqueAt[i]),
+        keys.filter((_, i) => uniqueAt[i]),
+        Number.isFinite(maxPerCompany) ? maxPerCompany : null,
+        Number.isFinite(context.limits.maxBytesPerCompany) ? context.limits.maxBytesPerCompany : null,
+      ]);
     } catch (error) {
       if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
       throw error;
     }
+    if (state!.written) return;
+    // Refused: which check, in the order memory checks them.
+    // IDs are random and never repeat; a seeded sandbox restarted on a kept database could repeat one.
+    if (state!.owner !== null && state!.owner !== company) throw new Error(`ID ${id} is another company's record: do not use --seed with a kept database`);
+    if (state!.owner === null && (state!.records ?? 0) >= maxPerCompany) throw StoreFull.instance;
+    if (state!.clash !== null) throw new Duplicate(state!.clash);
+    throw StoreFull.instance;
   }
 
   async function remove(tx: Database, company: string, id: string): Promise<boolean> {
@@ -268,21 +307,28 @@ export const sqlCollectionsIn = (tx: Database, limits: Limits): Collections => c
  * The sandbox's state in a PGlite or PostgreSQL database. Migrations run before the first statement
  * (call `migrate` first to see a failing one at start-up); the caller opened the database and closes it.
  */
-export function sqlState(db: Database, limits: Limits): State {
+export function sqlState(db: Database, limits: Limits, options: GroupCommitOptions = {}): State {
   let migrated: Promise<unknown> | undefined;
   const ready = async () => {
     await (migrated ??= migrate(db));
   };
-  const root = collectionsOn({ db, locked: false, limits, ready });
+  // PostgreSQL: a company's transactions waiting in this instance share one database transaction and one
+  // commit (group-commit.ts). PGlite runs one transaction at a time in its process and has no flush to share.
+  const grouped = db.kind === 'postgres' ? groupCommit(db, lockCompany, options) : undefined;
+  const exclusive = <R>(company: string, work: (tx: Database) => Promise<R>): Promise<R> =>
+    grouped
+      ? grouped(company, work)
+      : db.transaction(async (tx) => {
+          await lockCompany(tx, company);
+          return work(tx);
+        });
+  const root = collectionsOn({ db, locked: false, limits, ready, exclusive });
   return {
     kind: db.kind,
     ...root,
     async transaction(company, work) {
       await ready();
-      return db.transaction(async (tx) => {
-        await lockCompany(tx, company);
-        return work(collectionsOn({ db: tx, locked: true, limits, ready: async () => {} }));
-      });
+      return exclusive(company, (tx) => work(collectionsOn({ db: tx, locked: true, limits, ready: async () => {} })));
     },
     async clear(company?: string) {
       await ready();

@@ -1,0 +1,99 @@
+/**
+ * Group commit of one company's transactions on PostgreSQL. A company's writes are serialised (its
+ * advisory lock, store.ts), so each used to pay a whole transaction alone: BEGIN, the lock, its
+ * statements, and a COMMIT that waits for the WAL to reach the disk (about 5 ms a write on this
+ * machine, 188 req/s for add-blacklist-record). Here the transactions of a company that wait in this
+ * instance run one after another inside ONE database transaction, which takes the company's lock once:
+ *
+ * - each runs in its own SAVEPOINT, so one that throws (a refused request, a unique violation) rolls
+ *   back alone and gets its own error; the others of the group are kept;
+ * - all are answered after the one COMMIT (synchronous_commit stays on: a 200 is on disk), and if that
+ *   commit fails, every one of them gets its error (nothing of the group is stored);
+ * - the order is the order of arrival, the group's transactions are serialised as before, and across
+ *   instances the advisory lock still lets one group of a company run at a time.
+ *
+ * Why not `FOR UPDATE SKIP LOCKED` or one transaction per request in parallel: a company's writes must
+ * stay serialised (a check and the write it allows are atomic, one blacklist record per identity), so
+ * the only cost that can be shared is the commit's flush and the lock; a group divides both by its size.
+ *
+ * The savepoint costs no round trip: `savepoint g` is sent without waiting, and the transaction's first
+ * statement follows it in the same pipeline (postgres.js pipelines a connection's queries);
+ * `release savepoint g` goes with the next one. Savepoints of writes take a subtransaction ID each, and
+ * PostgreSQL keeps up to 64 per transaction in shared memory (more slows every other session's
+ * snapshots), so a group holds at most 50.
+ */
+import type { Database } from './database.js';
+
+type Waiter = { work: (tx: Database) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+
+export type GroupCommitOptions = {
+  /** The most transactions in one group (default 50). */
+  maxGroup?: number;
+  /** Called with each committed group's size: for tests and benches. */
+  onCommit?: (transactions: number) => void;
+};
+
+/**
+ * `run(company, work)` runs `work` in a group transaction of the company: `begin(tx, company)` is called
+ * once at the start of each group (it takes the company's lock).
+ */
+export function groupCommit(db: Database, begin: (tx: Database, company: string) => Promise<void>, { maxGroup = 50, onCommit }: GroupCommitOptions = {}) {
+  const queues = new Map<string, Waiter[]>();
+
+  async function lead(company: string, queue: Waiter[]) {
+    while (queue.length) {
+      const ran: { waiter: Waiter; ok: boolean; value: unknown }[] = [];
+      try {
+        await db.transaction(async (tx) => {
+          await begin(tx, company);
+          // Statements sent without waiting: checked before the commit, so a failed one fails the group.
+          const unawaited: Promise<unknown>[] = [];
+          const send = (text: string) => {
+            const sent = tx.query(text);
+            sent.catch(() => {});
+            unawaited.push(sent);
+            return sent;
+          };
+          let open = false;
+          while (queue.length && ran.length < maxGroup) {
+            const waiter = queue.shift()!;
+            const saved = send(open ? 'release savepoint g; savepoint g' : 'savepoint g');
+            open = true;
+            try {
+              ran.push({ waiter, ok: true, value: await waiter.work(tx) });
+            } catch (error) {
+              await saved;
+              await tx.query('rollback to savepoint g');
+              ran.push({ waiter, ok: false, value: error });
+            }
+          }
+          await Promise.all(unawaited);
+        });
+      } catch (error) {
+        // The group's lock, a savepoint or the commit failed: nothing of it is stored.
+        for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
+        // It failed before running any (the database is unreachable, say): those waiting fail with it
+        // rather than try again without end.
+        if (!ran.length) for (const waiter of queue.splice(0)) waiter.reject(error);
+        continue;
+      }
+      onCommit?.(ran.length);
+      for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
+    }
+    queues.delete(company);
+  }
+
+  return function run<T>(company: string, work: (tx: Database) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter = { work, resolve: resolve as (value: unknown) => void, reject };
+      const queue = queues.get(company);
+      if (queue) {
+        queue.push(waiter);
+        return;
+      }
+      const fresh = [waiter];
+      queues.set(company, fresh);
+      void lead(company, fresh);
+    });
+  };
+}
