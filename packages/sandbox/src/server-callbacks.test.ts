@@ -1,6 +1,8 @@
 // The server's side of callbacks: an operation's events are sent; a seeded sandbox gives the same event
 // IDs every run and again after an admin reset; a reset, of everything or of one company, drops the events
 // still waiting; the control API lists a company's attempts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackLog, demoCompanyA, receiveBodies } from './callback-receiver.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
@@ -57,6 +59,23 @@ describe('callbacks of a request', () => {
     }
     const [a, b] = [await callbackLog(one.t), await callbackLog(two.t)];
     expect(a[0]!.eventId).not.toBe(b[0]!.eventId);
+  });
+});
+
+describe('the delivery policy given', () => {
+  it('is the one followed: one attempt only, then the event is given up', async () => {
+    const failing = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(503).end());
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    cleanUps.push(() => (failing.closeAllConnections(), failing.close()));
+    const callbackUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}/callbacks`;
+    const t = await startTestSandbox({ deliveryPolicy: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 }, config: { companies: [demoCompanyA(callbackUrl)] } });
+    cleanUps.push(t.close);
+    await finishOne(t);
+    await t.sandbox.dispatcher.idle();
+    expect((await callbackLog(t)).map((entry) => [entry.attempt, entry.outcome, entry.status])).toEqual([[1, 'failed', 503]]);
   });
 });
 

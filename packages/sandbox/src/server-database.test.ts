@@ -1,8 +1,11 @@
 // A sandbox on a database (PGlite in memory here): its callback outbox answers before any request has
 // migrated the schema (a tester may pause or list first), an operation's callbacks and the applicant
-// page's are written to the outbox and delivered, and a reset drops the events still waiting.
+// page's are written to the outbox and delivered, a reset drops the events still waiting, and another
+// sandbox on the same database has the records and the events that wait.
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackLog, demoCompanyA, receiveBodies, until } from './callback-receiver.test-helper.js';
+import { companiesFrom } from './companies.js';
+import { createSandbox } from './server.js';
 import { adminToken, keyA, startTestSandbox } from './sandbox.test-helper.js';
 import type { Database } from './sql/database.js';
 import { openPglite } from './sql/pglite.js';
@@ -23,7 +26,8 @@ describe('a sandbox on PGlite', () => {
     const database: Database = await openPglite();
     cleanUps.push(() => database.close());
     const t = await startTestSandbox({ database, config: { companies: [demoCompanyA(receiver.url)] } });
-    cleanUps.push(t.close);
+    let closed = false;
+    cleanUps.push(() => closed || t.close());
 
     await t.sandbox.dispatcher.setPaused(keyA, true);
     expect(await t.sandbox.dispatcher.isPaused(keyA)).toBe(true);
@@ -43,7 +47,6 @@ describe('a sandbox on PGlite', () => {
     const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'rejected', form_token: token }) });
     expect(done.status).toBe(200);
     await t.sandbox.dispatcher.idle();
-    await until(async () => received.length === 2, 'both callbacks');
     expect(received.map((body) => [body.type, body.sessionId])).toEqual([
       ['session-change', id],
       ['session-change', other],
@@ -51,5 +54,18 @@ describe('a sandbox on PGlite', () => {
     await until(async () => (await callbackLog(t)).filter((entry) => entry.outcome === 'delivered').length === 2, 'both attempts logged');
     await t.control.reset({ companyKey: keyA });
     expect(await callbackLog(t)).toEqual([]);
-  });
+
+    // The records and a waiting event are in the database: another sandbox on it has them.
+    await t.sandbox.dispatcher.setPaused(keyA, true);
+    const { id: waiting } = await t.a.begin({});
+    await t.control.completeSession({ sessionId: waiting, result: 'approved' });
+    closed = true;
+    await t.close();
+    const next = createSandbox({ database, companies: companiesFrom({ companies: [demoCompanyA(receiver.url)] }) });
+    cleanUps.push(() => next.close());
+    expect((await next.invoke('getResult', { companyKey: keyA, sessionId: waiting })).status).toBe(200);
+    await next.dispatcher.setPaused(keyA, false);
+    await next.dispatcher.idle();
+    expect(received.map((body) => body.sessionId)).toEqual([id, other, waiting]);
+  }, 120_000); // PGlite's start and migrations take seconds, more under load
 });

@@ -1,9 +1,9 @@
 // The request log as the one who started the sandbox reads it (hostile.test.ts has its format): a line's
-// milliseconds are the request's own time, a path holding a company's callback key is redacted too, and the
-// applicant page of a session names the session's company.
+// milliseconds are the request's own time, a path holding a company's callback key or the admin token is
+// redacted too, and the applicant page of a session names the session's company.
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from './callback-receiver.test-helper.js';
-import { callbackKeyA, keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { adminToken, callbackKeyA, keyA, startTestSandbox } from './sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
 afterEach(async () => {
@@ -33,11 +33,13 @@ describe('the request log', () => {
     }
   });
 
-  it('redacts a company\'s callback key in a path', async () => {
+  it('redacts a company\'s callback key and the admin token in a path', async () => {
     const lines = await start();
     await fetch(`${t!.url}/x-${callbackKeyA}`, { method: 'POST' });
-    await until(() => lines.length === 1, 'the line');
+    await fetch(`${t!.url}/y-${adminToken}`, { method: 'POST' });
+    await until(() => lines.length === 2, 'the lines');
     expect(lines[0]).toMatch(/^POST \/x-\[redacted\] - 404 \d+\.\dms -$/);
+    expect(lines[1]).toMatch(/^POST \/y-\[redacted\] - 404 \d+\.\dms -$/);
   });
 
   it('names the company of the session whose applicant page was asked for', async () => {
