@@ -2,8 +2,12 @@
 // alone, one after another, on a scratch copy of the repository (scripts/fixtures/): the bundle and the
 // lint of the changed description (spec-check.mjs does both), the generation of its types, the compile of
 // the types package, the docs build, the sandbox's routes read again, and a Prism's start on the new bundle
-// (spawn to first answer), cold and warm (packages/mock's warm Prism: its modules loaded, then the document). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's
-// process (in-process steps) beside it: on a shared machine the CPU time says more than the wall time.
+// (spawn to first answer), cold and warm (packages/mock's warm Prism: its modules loaded, then the document);
+// and the steps dev added since: the docs build in the process dev keeps between builds (docsWarm), and a
+// sandbox handler's save (sandboxCode: the package compiled, its handlers swapped in a process that loaded
+// it). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's process
+// (in-process steps) or of the step's own process beside it: on a shared machine the CPU time says more
+// than the wall time.
 // `node bench/dev-steps.bench.mjs [rounds]`.
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -68,12 +72,13 @@ async function prismStart(prismBin, document, port, warm) {
 export async function devStepsBench({ rounds = 3 } = {}) {
   const scratch = scratchRepository({
     prefix: 'idv-dev-steps-',
-    paths: ['package.json', 'tsconfig.base.json', 'openapi', 'openapi/dist', 'packages/types', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'docs', 'scripts'],
+    paths: ['package.json', 'tsconfig.base.json', 'openapi', 'openapi/dist', 'packages/types', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'packages/sandbox/src', 'docs', 'scripts'],
   });
   const work = scratch.dir;
   const at = (path) => join(work, path);
   const cwd = process.cwd();
   process.chdir(work);
+  let docsBuild;
   try {
     const { specChecker } = await import(pathToFileURL(at('scripts/spec-check.mjs')).href);
     const { generateAll, generatedDir } = await import(pathToFileURL(at('packages/types/scripts/generate.mjs')).href);
@@ -81,10 +86,16 @@ export async function devStepsBench({ rounds = 3 } = {}) {
     const { buildRoutes } = await import(pathToFileURL(at('packages/sandbox/dist/spec.js')).href);
     const { createRequire } = await import('node:module');
     const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+    const { warmDocsBuild } = await import(pathToFileURL(at('scripts/dev-docs.mjs')).href);
+    const { handlerReloader } = await import(pathToFileURL(at('scripts/dev-sandbox-handlers.mjs')).href);
+    await import(pathToFileURL(at('packages/sandbox/dist/index.js')).href);
+    const sandboxCode = await handlerReloader(at('packages/sandbox'));
+    docsBuild = warmDocsBuild({ dir: at('docs') });
+    await docsBuild.run([]);
     const checker = specChecker();
     await checker.check();
     buildRoutes();
-    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], routes: [], prism: [], prismCpu: [], warmPrism: [], warmPrismCpu: [] };
+    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], docsWarm: [], docsWarmCpu: [], routes: [], prism: [], prismCpu: [], warmPrism: [], warmPrismCpu: [], sandboxCode: [], sandboxCodeCpu: [] };
     for (let n = 1; n <= rounds; n++) {
       addOperation(at('openapi/current'), countGroupsOperation(n));
       const check = await timed(() => checker.check(['openapi/current/openapi.yaml', ...Object.keys(countGroupsOperation(n).files).map((file) => `openapi/current/${file}`)]));
@@ -95,19 +106,32 @@ export async function devStepsBench({ rounds = 3 } = {}) {
       });
       const compile = await timed(() => compilePackage(at('packages/types')));
       const docs = await timed(() => promisify(execFile)(process.execPath, ['build.mjs'], { cwd: at('docs') }));
+      const docsCpuBefore = childCpu(docsBuild.pid());
+      const docsWarm = await timed(() => docsBuild.run([]));
+      docsWarm.cpu = childCpu(docsBuild.pid()) - docsCpuBefore;
+      // A handler's save: its source changed, the package compiled, the new handlers swapped in.
+      const handler = at('packages/sandbox/src/handlers/blacklist.ts');
+      writeFileSync(handler, readFileSync(handler, 'utf8').replace(/total(: total \* \d+)?, data:/, `total: total * ${n + 1}, data:`));
+      const sandboxCodeStep = await timed(async () => {
+        const problems = compilePackage(at('packages/sandbox'));
+        if (problems.length) throw new Error(`the sandbox does not compile: ${problems[0]}`);
+        return sandboxCode.reload();
+      });
+      if (!sandboxCodeStep.value.generation) throw new Error('the handlers were not loaded again');
       const routes = await timed(() => buildRoutes());
       if (!routes.value.some((route) => route.operationId === `countGroupsRound${n}`)) throw new Error('the routes were not read again');
       const prism = await prismStart(prismBin, at('openapi/dist/current.json'), 20_000 + Math.floor(Math.random() * 30_000));
       const port = 20_000 + Math.floor(Math.random() * 30_000);
       const warm = await prismStart(prismBin, at('openapi/dist/current.json'), port, await warmPrism(prismBin, port));
       // Each step's wall time, and its CPU time for the steps whose CPU this bench records.
-      for (const [name, figure] of Object.entries({ check, generate, compile, docs, routes, prism, warmPrism: warm })) {
+      for (const [name, figure] of Object.entries({ check, generate, compile, docs, docsWarm, routes, prism, warmPrism: warm, sandboxCode: sandboxCodeStep })) {
         steps[name].push(figure.wall);
         steps[`${name}Cpu`]?.push(figure.cpu);
       }
     }
     return { rounds, ...Object.fromEntries(Object.entries(steps).map(([name, values]) => [name, Number(median(values).toFixed(3))])), loadAverage: loadavg()[0] };
   } finally {
+    docsBuild?.close();
     process.chdir(cwd);
     scratch.remove();
   }
