@@ -44,7 +44,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
     while (queue.length) {
       const ran: { waiter: Waiter; ok: boolean; value: unknown }[] = [];
       try {
-        await db.transaction(async (tx) => {
+        await (db.transactionWithSavepoints ?? db.transaction).call(db, async (tx) => {
           await begin(tx, company);
           // Statements sent without waiting: checked before the commit, so a failed one fails the group.
           const unawaited: Promise<unknown>[] = [];
@@ -56,15 +56,18 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
           };
           let open = false;
           while (queue.length && ran.length < maxGroup) {
-            const waiter = queue.shift()!;
+            // In `ran` before it runs: if its savepoint or rollback fails, the group's failure answers it.
+            const entry = { waiter: queue.shift()!, ok: true, value: undefined as unknown };
+            ran.push(entry);
             const saved = send(open ? 'release savepoint g; savepoint g' : 'savepoint g');
             open = true;
             try {
-              ran.push({ waiter, ok: true, value: await waiter.work(tx) });
+              entry.value = await entry.waiter.work(tx);
             } catch (error) {
+              entry.ok = false;
+              entry.value = error;
               await saved;
               await tx.query('rollback to savepoint g');
-              ran.push({ waiter, ok: false, value: error });
             }
           }
           await Promise.all(unawaited);

@@ -8,7 +8,7 @@ import { sameResults } from './result-types.js';
 type Sql = postgres.Sql<Record<string, never>>;
 
 /** Without parameters: the simple protocol, so a migration may hold several statements. */
-async function run<Row>(sql: Sql | postgres.TransactionSql, text: string, params?: readonly unknown[]): Promise<Row[]> {
+async function run<Row>(sql: Sql | postgres.TransactionSql | postgres.ReservedSql, text: string, params?: readonly unknown[]): Promise<Row[]> {
   if (params === undefined || params.length === 0) {
     const results = (await sql.unsafe(text).simple()) as unknown as Row[] | Row[][];
     // Several statements give one result per statement: the last one's rows, as PGlite gives.
@@ -22,6 +22,27 @@ function wrapTransaction(tx: postgres.TransactionSql): Database {
     kind: 'postgres',
     query: (text, params) => run(tx, text, params),
     transaction: (work) => tx.savepoint((inner) => work(wrapTransaction(inner))) as Promise<never>,
+    close: () => Promise.reject(new Error('close the database, not a transaction')),
+  };
+}
+
+/** A reserved connection inside a transaction this module began: nested transactions are savepoints. */
+function wrapReserved(conn: postgres.ReservedSql, depth: number): Database {
+  return {
+    kind: 'postgres',
+    query: (text, params) => run(conn, text, params),
+    async transaction(work) {
+      const name = `sp_${depth}`;
+      await conn.unsafe(`savepoint ${name}`);
+      try {
+        const result = await work(wrapReserved(conn, depth + 1));
+        await conn.unsafe(`release savepoint ${name}`);
+        return result;
+      } catch (error) {
+        await conn.unsafe(`rollback to savepoint ${name}`);
+        throw error;
+      }
+    },
     close: () => Promise.reject(new Error('close the database, not a transaction')),
   };
 }
@@ -55,6 +76,28 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
     kind: 'postgres',
     query: (text, params) => run(sql, text, params),
     transaction: (work) => sql.begin((tx) => work(wrapTransaction(tx))) as Promise<never>,
+    async transactionWithSavepoints(work) {
+      const conn = await sql.reserve();
+      try {
+        // Sent without waiting: the work's first statement follows it in the same round trip.
+        const begun = conn.unsafe('begin');
+        begun.catch(() => {});
+        let result;
+        try {
+          result = await work(wrapReserved(conn, 1));
+          await begun;
+        } catch (error) {
+          await conn.unsafe('rollback').catch(() => {});
+          throw error;
+        }
+        // A transaction left aborted (a failed statement not rolled back to a savepoint) ends in ROLLBACK.
+        const ended = await conn.unsafe('commit');
+        if ((ended as unknown as { command?: string }).command !== 'COMMIT') throw new Error(`the transaction was rolled back (${(ended as unknown as { command?: string }).command})`);
+        return result;
+      } finally {
+        conn.release();
+      }
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }
