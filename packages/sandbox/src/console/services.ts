@@ -21,11 +21,23 @@ export type ConsoleLimiter = { addresses(): Awaitable<AddressState[]>; unblock(i
 export type ConsoleServices = { ring: RequestLog; limiter: ConsoleLimiter; dispatcher: ConsoleDispatcher };
 
 const byCompany = new WeakMap<Company, ConsoleServices>();
+const operators = new WeakSet<Company>();
 
-/** Makes the services reachable from the companies' handlers (the last sandbox given a company wins). */
-export function registerServices(companies: Iterable<Company>, services: ConsoleServices): void {
+/**
+ * Makes the services reachable from the companies' handlers (the last sandbox given a company wins), and
+ * answers the sandbox's operator: who a request with the right admin token acts as (server.ts), a company
+ * of its own that holds nothing and that no key names, so that its handlers answer for every address.
+ */
+export function registerServices(companies: Iterable<Company>, services: ConsoleServices): Company {
   for (const company of companies) byCompany.set(company, services);
+  const operator: Company = { name: '(admin)', companyKey: '', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
+  byCompany.set(operator, services);
+  operators.add(operator);
+  return operator;
 }
+
+/** True for the operator of registerServices: an admin-token request, which sees every address. */
+export const isOperator = (company: Company): boolean => operators.has(company);
 
 export function servicesOf(company: Company): ConsoleServices {
   const services = byCompany.get(company);
