@@ -42,4 +42,18 @@ describe('keyedMutex', () => {
     expect(await after).toBe('ran');
     expect(await exclusive('a', async () => 'free again')).toBe('free again');
   });
+
+  it('keeps a held key waiting in turn however many other keys came and went', async () => {
+    const exclusive = keyedMutex();
+    let release!: () => void;
+    const log: string[] = [];
+    const held = exclusive('a', () => new Promise<void>((resolve) => (release = resolve)).then(() => void log.push('held out')));
+    for (let n = 0; n < 1500; n++) await exclusive(`key ${n}`, async () => n);
+    const next = exclusive('a', async () => void log.push('next in'));
+    await turn();
+    expect(log).toEqual([]);
+    release();
+    await Promise.all([held, next]);
+    expect(log).toEqual(['held out', 'next in']);
+  });
 });

@@ -75,44 +75,56 @@ export function createBudget(maxBytesPerCompany: number): Budget {
 /**
  * Runs one piece of work at a time per key, in arrival order. The memory store's transactions: with
  * awaits between a check and its write, two requests of one company could otherwise both pass the check.
- * Other companies never wait. Uncontended (the usual case: memory work ends within its turn), a piece of
- * work costs one map entry and one `then`, no promise of its own (issue 14's bench).
+ * Other companies never wait. Each key has a lane that stays once made (keys are companies, few): an
+ * uncontended piece of work costs one `then` with the lane's own callbacks, and no map entry made and
+ * deleted per piece, which made V8 grow and shrink the map's table each time (issue 14's bench).
  */
 export function keyedMutex() {
-  /** Per key held: the work waiting behind the running one, in arrival order. */
-  const queues = new Map<string, (() => void)[]>();
-  const release = (key: string) => {
-    const queue = queues.get(key)!;
-    const next = queue.shift();
-    if (next) next();
-    else queues.delete(key);
+  /** A key's state: whether work runs, the work waiting behind it in arrival order, and the callbacks that end a piece. */
+  type Lane = { key: string; busy: boolean; waiting: (() => void)[]; done: (value: unknown) => unknown; failed: (error: unknown) => never };
+  const lanes = new Map<string, Lane>();
+  /** Idle lanes kept beyond this many are dropped, so that a caller with ever new keys does not grow the map. */
+  const maxLanes = 1000;
+  const release = (lane: Lane) => {
+    const next = lane.waiting.shift();
+    if (next) return next();
+    lane.busy = false;
+    if (lanes.size > maxLanes) lanes.delete(lane.key);
   };
-  const run = <T>(key: string, work: () => Promise<T>): Promise<T> => {
+  const laneOf = (key: string): Lane => {
+    let lane = lanes.get(key);
+    if (lane === undefined) {
+      const made: Lane = {
+        key,
+        busy: false,
+        waiting: [],
+        done: (value) => (release(made), value),
+        failed: (error) => {
+          release(made);
+          throw error;
+        },
+      };
+      lanes.set(key, (lane = made));
+    }
+    return lane;
+  };
+  const run = <T>(lane: Lane, work: () => Promise<T>): Promise<T> => {
     let running: Promise<T>;
     try {
       running = Promise.resolve(work());
     } catch (error) {
-      release(key);
+      release(lane);
       return Promise.reject(error);
     }
-    return running.then(
-      (value) => {
-        release(key);
-        return value;
-      },
-      (error) => {
-        release(key);
-        throw error;
-      },
-    );
+    return running.then(lane.done as (value: T) => T, lane.failed);
   };
   return function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const queue = queues.get(key);
-    if (queue === undefined) {
-      queues.set(key, []);
-      return run(key, work);
+    const lane = laneOf(key);
+    if (!lane.busy) {
+      lane.busy = true;
+      return run(lane, work);
     }
-    return new Promise<T>((resolve, reject) => queue.push(() => void run(key, work).then(resolve, reject)));
+    return new Promise<T>((resolve, reject) => lane.waiting.push(() => void run(lane, work).then(resolve, reject)));
   };
 }
 
