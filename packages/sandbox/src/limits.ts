@@ -57,30 +57,45 @@ export const defaultLimits: Limits = {
 /**
  * Whether a decoded request value keeps the shape limits: depth, string length (except the top-level
  * fields in `bigFields`), array and object sizes, and only finite numbers (`1e400` parses to Infinity,
- * which JSON cannot give back). Iterative, so a deep value cannot overflow the stack.
+ * which JSON cannot give back). Iterative, so a deep value cannot overflow the stack. Strings and numbers
+ * are checked where they are met; only objects and arrays wait on the stack (with their depth beside
+ * them), so that a value allocates nothing per field (every request of the API passes here).
  */
-export function withinLimits(value: unknown, limits: Limits, bigFields: ReadonlySet<string> = new Set(), startDepth = 0): boolean {
-  const stack: [unknown, number, boolean][] = [[value, startDepth, false]];
-  while (stack.length) {
-    const [item, depth, big] = stack.pop()!;
-    if (typeof item === 'string') {
-      if (!big && item.length > limits.maxTextLength) return false;
-    } else if (typeof item === 'number') {
-      if (!Number.isFinite(item)) return false;
-    } else if (item !== null && typeof item === 'object') {
-      if (depth + 1 > limits.maxDepth) return false;
-      if (Array.isArray(item)) {
-        if (item.length > limits.maxArrayItems) return false;
-        for (const child of item) stack.push([child, depth + 1, false]);
-      } else {
-        const keys = Object.keys(item);
-        if (keys.length > limits.maxObjectKeys) return false;
-        for (const key of keys) {
-          if (key.length > limits.maxTextLength) return false;
-          stack.push([(item as Record<string, unknown>)[key], depth + 1, depth === startDepth && startDepth === 0 && bigFields.has(key)]);
-        }
+export function withinLimits(value: unknown, limits: Limits, bigFields: ReadonlySet<string> = noBigFields, startDepth = 0): boolean {
+  if (!scalarWithin(value, limits, false)) return false;
+  if (value === null || typeof value !== 'object') return true;
+  const pending: object[] = [value];
+  const depths: number[] = [startDepth];
+  while (pending.length) {
+    const item = pending.pop()!;
+    const depth = depths.pop()!;
+    if (depth + 1 > limits.maxDepth) return false;
+    if (Array.isArray(item)) {
+      if (item.length > limits.maxArrayItems) return false;
+      for (const child of item) {
+        if (!scalarWithin(child, limits, false)) return false;
+        if (child !== null && typeof child === 'object') pending.push(child), depths.push(depth + 1);
+      }
+    } else {
+      let keys = 0;
+      const top = depth === startDepth && startDepth === 0;
+      for (const key in item) {
+        if (!Object.hasOwn(item, key)) continue;
+        if (++keys > limits.maxObjectKeys || key.length > limits.maxTextLength) return false;
+        const child = (item as Record<string, unknown>)[key];
+        if (!scalarWithin(child, limits, top && bigFields.has(key))) return false;
+        if (child !== null && typeof child === 'object') pending.push(child), depths.push(depth + 1);
       }
     }
   }
+  return true;
+}
+
+const noBigFields: ReadonlySet<string> = new Set();
+
+/** A string within the text limit (unless `big`) or a finite number; true for anything else (checked on the stack). */
+function scalarWithin(value: unknown, limits: Limits, big: boolean): boolean {
+  if (typeof value === 'string') return big || value.length <= limits.maxTextLength;
+  if (typeof value === 'number') return Number.isFinite(value);
   return true;
 }
