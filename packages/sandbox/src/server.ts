@@ -199,23 +199,35 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     for (const { company, event } of emitted.splice(0)) await outbox.enqueue(company, event);
   }
 
-  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids, stores: Collections = state, emitted: Emitted = []): Context => ({
-    route,
-    company,
-    body,
-    files,
-    params,
-    state: stores,
-    clock,
-    ids: scoped,
-    limits,
-    origin,
-    emit: (event) => {
-      if (outbox) emitted.push({ company, event });
-      else void dispatcher.enqueue(company, event);
-    },
-    callbackAttempts: () => dispatcher.attempts(company.companyKey),
-  });
+  /**
+   * A company's callback functions for handlers, made once per company: in memory a callback is queued at
+   * once, so they depend on the company alone (a pair of closures per request was garbage on every request).
+   */
+  const hooks = new Map<Company, Pick<Context, 'emit' | 'callbackAttempts'>>();
+  const hooksOf = (company: Company) => {
+    let made = hooks.get(company);
+    if (!made) hooks.set(company, (made = { emit: (event) => void dispatcher.enqueue(company, event), callbackAttempts: () => dispatcher.attempts(company.companyKey) }));
+    return made;
+  };
+
+  /** A handler's context. `emitted`: where its callbacks wait for the commit, on a database (see `flush`). */
+  const contextFor = (route: Route, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>, scoped: Ids = ids, stores: Collections = state, emitted?: Emitted): Context => {
+    const { emit, callbackAttempts } = hooksOf(company);
+    return {
+      route,
+      company,
+      body,
+      files,
+      params,
+      state: stores,
+      clock,
+      ids: scoped,
+      limits,
+      origin,
+      emit: outbox ? (event) => void emitted!.push({ company, event }) : emit,
+      callbackAttempts,
+    };
+  };
 
   async function reset() {
     await state.clear();
@@ -291,7 +303,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         for (const done of forget) done();
       }
     }
-    return runHandler(route, handler, company, body, files, params);
+    return await runHandler(route, handler, company, body, files, params);
   }
 
   /** Runs the operation's handler (or answers its example when it has none), giving back refused IDs. */
@@ -304,13 +316,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
     const scope = ids.scope();
-    const emitted: Emitted = [];
+    const emitted: Emitted | undefined = outbox ? [] : undefined;
     let reply: Reply;
     try {
       // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
       const run = (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted)));
       reply = await (readOnlyOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
-      if (emitted.length) await flush(emitted);
+      if (emitted?.length) await flush(emitted);
     } catch (error) {
       if (error instanceof ApiError) {
         scope.undo();
@@ -434,7 +446,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const path = url.pathname;
     if (options.database) await ready();
-    if (path === '/console' || path.startsWith('/console/')) return consoleApp.handle(req, res, url instanceof URL ? url : parseTarget(req.url)!, origin);
+    // `return await` where a promise is returned: returning it as it is costs the promise of this async
+    // function two more turns and a job to take on its outcome.
+    if (path === '/console' || path.startsWith('/console/')) return await consoleApp.handle(req, res, url instanceof URL ? url : parseTarget(req.url)!, origin);
     const widget = path === '/widget/' || path === '/widget';
     const route = widget ? undefined : findRoute(req.method, path);
     if (!widget && !route) {
@@ -449,8 +463,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       req.resume();
       return text(res, 529, 'Too many requests');
     }
-    if (widget) return handleWidget(req, res, url, trace);
-    return handleApi(req, res, route!, url, trace);
+    if (widget) return await handleWidget(req, res, url, trace);
+    return await handleApi(req, res, route!, url, trace);
   }
 
   /**

@@ -20,7 +20,9 @@ export const defaultLimit = 100;
 function recordFrom(query: Record<string, unknown>): Omit<BlacklistRecord, 'id'> {
   const record: Record<string, unknown> = {};
   // Every property of the listed record's schema (a new one included), so that the list shows it.
-  for (const [field, value] of Object.entries(pickSchema('BlacklistRecord', query))) {
+  const picked = pickSchema('BlacklistRecord', query);
+  for (const field in picked) {
+    const value = picked[field];
     if (field === 'id') continue;
     if (typeof value !== 'string') record[field] = value;
     else if (value.trim() !== '') record[field] = value.trim();
