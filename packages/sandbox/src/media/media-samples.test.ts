@@ -75,6 +75,7 @@ describe('solidJpeg and jpegSize', () => {
 
   it('refuses a size it cannot make', () => {
     for (const [w, h] of [[0, 8], [8, 0], [1.5, 8], [8, 2.5], [65_536, 8], [8, 65_536], [-1, 8]]) expect(() => solidJpeg(w!, h!)).toThrow(RangeError);
+    expect(() => solidJpeg(0, 8)).toThrow('JPEG size out of range: 0x8');
   });
 
   it('jpegSize reads past fill bytes and markers without a length, and any frame type', () => {
@@ -136,6 +137,7 @@ describe('solidPng', () => {
 
   it('refuses a size it cannot make', () => {
     for (const [w, h] of [[0, 1], [1, 0], [1.5, 1], [1, 1.5], [2001, 2000], [-1, 1]]) expect(() => solidPng(w!, h!)).toThrow(RangeError);
+    expect(() => solidPng(2001, 2000)).toThrow('PNG size out of range: 2001x2000');
     expect(pngChunks(solidPng(2000, 2000))[0]!.data.readUInt32BE(0)).toBe(2000); // 4,000,000 pixels: the most
   });
 });
@@ -158,6 +160,8 @@ describe('makeTar', () => {
       const used = 512 + Math.ceil(size / 512) * 512;
       expect(tar.length - used, `size ${size}`).toBeGreaterThanOrEqual(1024);
       expect(tar.subarray(used).every((b) => b === 0), `size ${size}`).toBe(true);
+      // In whole records of 10 KiB, as tar writes them, and no more of them than the marker needs.
+      expect(tar.length, `size ${size}`).toBe(Math.ceil((used + 1024) / 10240) * 10240);
     }
   });
 });
