@@ -259,3 +259,61 @@ describe('getScreeningDeltaRecords', () => {
     expect((await t.a.getScreeningDeltaRecords()).result.map((d) => d.fullName)).not.toContain('Examplecorp GmbH');
   });
 });
+
+describe('getScreeningPersonDetails, whole', () => {
+  it("is the entry's person fields and detail groups, and a company's without person fields", async () => {
+    const person = watchlist.find((e) => e.entityType === 'Person' && e.middleName !== undefined)!;
+    expect((await t.a.getScreeningPersonDetails({ personId: person.personId })).result).toEqual({
+      entityType: 'Person',
+      firstName: person.firstName,
+      middleName: person.middleName,
+      lastName: person.lastName,
+      gender: person.gender,
+      birthdayTime: person.birthdayTime,
+      nationality: person.nationality,
+      extraDetails: person.extraDetails,
+    });
+    const company = watchlist.find((e) => e.entityType === 'Company')!;
+    expect((await t.a.getScreeningPersonDetails({ personId: company.personId })).result).toEqual({ entityType: 'Company', nationality: company.nationality, extraDetails: company.extraDetails });
+  });
+});
+
+describe('getScreeningDeltaRecords, over time', () => {
+  const testaviaDelta = (date: string) => ({ date, fullName: 'Testavia Sampleova', schema: 'Person', birthDate: testavia.birthdayTime });
+
+  it('lists an entry two monitored names match once, dated when it was first found', async () => {
+    await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
+    t.clock.advance(60_000);
+    await t.a.monitorScreeningQuery({ query: { fullName: 'Sampleova Testavia', birthdayTimeFrom: '1950-01-01T00:00:00Z' } });
+    const deltas = (await t.a.getScreeningDeltaRecords()).result;
+    expect(deltas.filter((d) => d.fullName === 'Testavia Sampleova')).toEqual([testaviaDelta('2026-01-01T00:00:00.000Z')]);
+  });
+
+  it('orders the entries found at the same moment by name', async () => {
+    // The search ranks them S.A. first (best score); the deltas list them by name.
+    await t.a.monitorScreeningQuery({ query: { fullName: 'Examplecorp' } });
+    expect((await t.a.getScreeningDeltaRecords()).result.map((d) => d.fullName)).toEqual(['Examplecorp JSC', 'Examplecorp LLC', 'Examplecorp Ltd', 'Examplecorp S.A.']);
+  });
+
+  it("adds a watchlist entry's change as a delta of its own, and moves the matching monitored names' lastUpdatedDate", async () => {
+    const { result: matching } = await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
+    const { result: other } = await t.a.monitorScreeningQuery({ query: { fullName: 'Examplecorp GmbH' } });
+    t.clock.advance(3_600_000);
+    await t.control.changeWatchlistEntry({ personId: testavia.personId });
+    t.clock.advance(3_600_000);
+    await t.control.changeWatchlistEntry({ personId: testavia.personId });
+    const deltas = (await t.a.getScreeningDeltaRecords()).result.filter((d) => d.fullName === 'Testavia Sampleova');
+    expect(deltas).toEqual([testaviaDelta('2026-01-01T00:00:00.000Z'), testaviaDelta('2026-01-01T01:00:00.000Z'), testaviaDelta('2026-01-01T02:00:00.000Z')]);
+    const listed = (await t.a.listScreeningMonitoringRecords()).result.data;
+    expect(listed.find((r) => r.id === matching)?.lastUpdatedDate).toBe('2026-01-01T02:00:00.000Z');
+    expect(listed.find((r) => r.id === other)?.lastUpdatedDate).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('shows no change of an entry no monitored name matches', async () => {
+    await t.a.monitorScreeningQuery({ query: { fullName: 'Examplecorp GmbH' } });
+    const before = (await t.a.getScreeningDeltaRecords()).result;
+    t.clock.advance(60_000);
+    await t.control.changeWatchlistEntry({ personId: testavia.personId });
+    expect((await t.a.getScreeningDeltaRecords()).result).toEqual(before);
+  });
+});
