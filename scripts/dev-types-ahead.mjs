@@ -4,7 +4,7 @@
 // belong to and generates their types, in memory. dev writes them only once the check has passed and only
 // if the worker's bundle is the check's, byte for byte; else it generates them again itself. Nothing the
 // worker makes is ever written for a save that fails the check.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
@@ -27,7 +27,8 @@ export function touchedApis(apis, files) {
 
 /**
  * Starts the worker. `ahead(files, onBundled)` resolves to `{ texts, files }`: per API touched by the saved
- * `files`, the bundle's text as dev writes it, and the generated files by name; or undefined if the worker
+ * `files`, the bundle's text as dev writes it, and the generated files by name (none, with `unchanged`,
+ * when every bundle is the one in `bundleDir` already: nothing to serve anew); or undefined if the worker
  * could not make them (a save that does not bundle: the check says why). `onBundled(texts)` gets the
  * bundles' texts as soon as they are made, before the generation (dev has the mocks load them).
  */
@@ -92,6 +93,17 @@ if (!isMainThread && parentPort) {
         writeFileSync(join(dir, `${name}.json`), texts[name]);
       }
       parentPort.postMessage({ id, bundled: texts });
+      // Bundles that are the served ones (a save that changed nothing they hold, or the second half of a
+      // burst the watcher saw in two) need no types: dev serves nothing new for them.
+      const served = (name) => readFileSync(join(settings.bundleDir, `${name}.json`), 'utf8');
+      const isServed = (name) => {
+        try {
+          return served(name) === texts[name];
+        } catch {
+          return false;
+        }
+      };
+      if (Object.keys(texts).every(isServed)) return parentPort.postMessage({ id, result: { texts, files: [], unchanged: true } });
       const generated = await generateAll({ bundleDir: dir, only: names });
       parentPort.postMessage({ id, result: { texts, files: [...generated] } });
     } catch {

@@ -47,6 +47,15 @@ describe('typesAhead', () => {
     expect(files.has('legacy.ts')).toBe(false);
   }, 120_000);
 
+  it('makes no types when the bundles are the served ones (the second half of a burst seen in two)', async () => {
+    const saved = ['current/openapi.yaml'];
+    const first = await worker.ahead(saved);
+    expect(first!.files.length).toBeGreaterThan(0);
+    writeFileSync(at('openapi/dist/current.json'), first!.texts.current!);
+    const again = await worker.ahead(saved);
+    expect(again).toEqual({ texts: first!.texts, files: [], unchanged: true });
+  }, 120_000);
+
   it('answers at once, with nothing, once its worker is gone', async () => {
     const stopped = typesAhead({ configPath: at('openapi/redocly.yaml'), bundleDir: at('openapi/dist') });
     await stopped.close();

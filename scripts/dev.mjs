@@ -131,7 +131,7 @@ async function rebuild(files, burst) {
   );
   // The worker's types, if it bundled what the check bundled; else generated here.
   const made = await early;
-  const fits = made && bundled.every((name) => made.texts[name] === servedBundles.get(name));
+  const fits = made && !made.unchanged && bundled.every((name) => made.texts[name] === servedBundles.get(name));
   const generated = fits ? made.files : await generateAll({ only: bundled });
   const written = [];
   for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
