@@ -1,6 +1,7 @@
 // Refusals that server-behaviour.test.ts does not reach: create-user without a password, a field of an
 // item in a group's list, a group operation that documents no wrong-parameters, a field that only
-// create-user reads, and a reset that names both a company and an admin token.
+// create-user reads, the code of an operation whose first documented code is not the one preferred, and
+// a reset that names both a company and an admin token.
 import { afterEach, describe, expect, it } from 'vitest';
 import { post } from './hostile.test-helper.js';
 import { adminToken, codeOf, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
@@ -35,6 +36,19 @@ describe('a refused field', () => {
     await start();
     const answer = await post(t!.url, '/list-groups', { companyKey: 42 });
     expect([answer.status, answer.json]).toEqual([400, { argumentError: 'not-found' }]);
+  });
+});
+
+describe('the code chosen', () => {
+  // Operations whose first documented code is another: the server's preference decides.
+  it.each([
+    ['an unknown key', '/get-screening-person-details', JSON.stringify({ companyKey: 'ck_test_nobody_0000', personId: 'x' }), 'company-missing'],
+    ['malformed JSON', '/export-session-as-pdf', '{"companyKey":', 'wrong-parameters'],
+    ['malformed JSON', '/list-session-activities', '{"companyKey":', 'session-not-found'],
+  ])('for %s to %s is %s', async (_what, path, body, code) => {
+    await start();
+    const answer = await post(t!.url, path, body);
+    expect([answer.status, answer.json]).toEqual([400, { argumentError: code }]);
   });
 });
 
