@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { apiNames, bundleAll, operationsOf, type OpenApiDocument, type Schema } from './bundles.js';
 import { resolve } from './validator.js';
 
-const documents = bundleAll();
+const documents = await bundleAll();
 const operations = apiNames.flatMap((name) => operationsOf(name, documents[name]));
 const byId = new Map(operations.map((entry) => [entry.operation.operationId!, entry]));
 

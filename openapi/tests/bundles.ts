@@ -1,8 +1,5 @@
-// Fresh bundles of both descriptions for the tests, made once per test file into a temporary folder, so a
-// test never reads a stale dist/ left by an earlier build.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Fresh bundles of the descriptions for the tests, made from the sources when the tests start, so a test
+// never reads a stale dist/ left by an earlier build.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,20 +30,33 @@ export type Operation = {
   responses: Record<string, { description?: string; content?: Record<string, MediaType> }>;
 };
 
-export function bundleAll(): Record<ApiName, OpenApiDocument> {
-  const out = mkdtempSync(join(tmpdir(), 'idv-bundle-'));
-  const documents = {} as Record<ApiName, OpenApiDocument>;
+let bundled: Promise<Record<ApiName, string>> | undefined;
+
+/**
+ * Every API bundled fresh from the sources, as `npm run build` bundles them (openapi/bundle.mjs, Redocly's
+ * library), once per test process: the project's files share it (isolate: false), and each caller gets
+ * its own copy to read or change.
+ */
+export async function bundleAll(): Promise<Record<ApiName, OpenApiDocument>> {
+  bundled ??= bundleTexts();
+  const texts = await bundled;
+  return Object.fromEntries(apiNames.map((name) => [name, JSON.parse(texts[name])])) as Record<ApiName, OpenApiDocument>;
+}
+
+async function bundleTexts(): Promise<Record<ApiName, string>> {
+  const { bundle, loadConfig } = await import('@redocly/openapi-core');
+  const config = await loadConfig({ configPath: join(openapiDir, 'redocly.yaml') });
+  const texts = {} as Record<ApiName, string>;
   for (const name of apiNames) {
-    const file = join(out, `${name}.json`);
-    execFileSync('npx', ['redocly', 'bundle', `${name}@v1`, '--output', file], {
-      cwd: openapiDir,
-      env: redoclyEnv,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    documents[name] = JSON.parse(readFileSync(file, 'utf8'));
+    const alias = `${name}@v1`;
+    const root = config.resolvedConfig.apis?.[alias]?.root;
+    if (!root) throw new Error(`redocly.yaml names no ${alias}`);
+    const { bundle: result, problems } = await bundle({ ref: join(openapiDir, root), config: config.forAlias(alias) });
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    if (errors.length) throw new Error(`${alias} does not bundle: ${errors.map((problem) => problem.message).join('\n')}`);
+    texts[name] = JSON.stringify(result.parsed);
   }
-  rmSync(out, { recursive: true, force: true });
-  return documents;
+  return texts;
 }
 
 export type OperationEntry = { api: ApiName; kind: 'path' | 'webhook'; key: string; method: string; operation: Operation };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiNames, bundleAll, operationsOf } from './bundles.js';
 import { createDocumentValidator, pointerTo } from './validator.js';
 
-const documents = bundleAll();
+const documents = await bundleAll();
 
 type ExampleCase = { where: string; pointer: string; value: unknown };
 

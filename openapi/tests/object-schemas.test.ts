@@ -7,7 +7,7 @@ import { apiNames, bundleAll, type Schema } from './bundles.js';
 import { schemasOf } from './schema-walk.js';
 import { pointerTo } from './validator.js';
 
-const documents = bundleAll();
+const documents = await bundleAll();
 
 /** The object schemas that may hold no key at all, each with the reference's words that say so. */
 const emptyByReference: Record<string, string> = {

@@ -6,7 +6,7 @@ import { bundleAll, operationsOf, type Schema } from './bundles.js';
 import { schemasOf } from './schema-walk.js';
 import { createDocumentValidator, pointerTo, resolve } from './validator.js';
 
-const documents = bundleAll();
+const documents = await bundleAll();
 const { current } = documents;
 const validate = createDocumentValidator(current);
 const schema = (name: string) => pointerTo('components', 'schemas', name);
