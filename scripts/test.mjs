@@ -39,7 +39,9 @@ const report = resolve(`${reportDir}/vitest.json`);
 const vitestStarted = performance.now();
 const vitest = spawn('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: quietEnv,
+  // The client's *.test-d.ts are checked by scripts/typecheck.test.ts (packages/client/tsconfig.json
+  // includes them): vitest's own typecheck, a tsc of its own, would check them a second time.
+  env: { ...quietEnv, IDV_VITEST_TYPECHECK: 'off' },
   detached: true, // its own process group, so that whatever it started can be stopped with it
 });
 const exited = new Promise((resolve) => vitest.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
