@@ -18,7 +18,7 @@ const flags = [
   new Option('--seed <number>', 'make IDs reproducible from this seed, for tests only (one ID predicts the next)').argParser(wholeNumber(0)),
   new Option('--rate-limit <number>', 'requests a minute per IP address before 529').default(600).argParser(wholeNumber(1)),
   new Option('--block-seconds <number>', 'how long an IP that exceeded the rate limit stays blocked').default(3600).argParser(wholeNumber(0)),
-  new Option('--admin-token <token>', 'lets POST /sandbox/reset with this adminToken forget every company\'s data (default: only per-company resets)'),
+  new Option('--admin-token <token>', 'lets POST /sandbox/reset with this adminToken forget every company\'s data, and listRateLimit/unblockAddress see and unblock every address (the console\'s operator); default: only per-company resets'),
   new Option('--quiet', 'log no line per request (method, path, operation, status, ms, company; never a key)'),
   new Option('--memory', 'keep the data in memory only: gone when the sandbox stops (the default with --seed)'),
   new Option('--data <dir>', 'keep the data in PGlite (embedded PostgreSQL) in this directory (default: .sandbox-data/ where npm was run)'),
