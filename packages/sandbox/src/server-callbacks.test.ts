@@ -3,8 +3,8 @@
 // still waiting; the control API lists a company's attempts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { callbackLog, demoCompanyA, receiveBodies } from './callback-receiver.test-helper.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callbackLog, demoCompanyA, receiveBodies, until } from './callback-receiver.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from './sandbox.test-helper.js';
 
 type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
@@ -76,6 +76,34 @@ describe('the delivery policy given', () => {
     await finishOne(t);
     await t.sandbox.dispatcher.idle();
     expect((await callbackLog(t)).map((entry) => [entry.attempt, entry.outcome, entry.status])).toEqual([[1, 'failed', 503]]);
+  });
+});
+
+describe('a retry', () => {
+  it('waits a random part of the back-off, not no time at all', async () => {
+    let calls = 0;
+    const flaky = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(++calls === 1 ? 503 : 200).end());
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    cleanUps.push(() => (flaky.closeAllConnections(), flaky.close()));
+    const callbackUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/callbacks`;
+    const t = await startTestSandbox({ deliveryPolicy: { maxAttempts: 2, baseDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 5_000 }, config: { companies: [demoCompanyA(callbackUrl)] } });
+    cleanUps.push(t.close);
+    cleanUps.push(() => vi.useRealTimers());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await finishOne(t);
+    await until(async () => (await callbackLog(t)).map((entry) => entry.outcome).join() === 'failed' && vi.getTimerCount() === 1, 'the first attempt to fail and its retry to wait');
+    const before = Date.now();
+    vi.advanceTimersToNextTimer();
+    const waited = Date.now() - before;
+    vi.useRealTimers();
+    await t.sandbox.dispatcher.idle();
+    expect((await callbackLog(t)).map((entry) => entry.outcome)).toEqual(['failed', 'delivered']);
+    // The seeded draw of this sandbox: the same every run, somewhere in the minute of the back-off.
+    expect(waited).toBeGreaterThan(1);
+    expect(waited).toBeLessThan(60_000);
   });
 });
 
