@@ -117,7 +117,24 @@ class PlainTarget {
     return new URLSearchParams();
   }
 }
-const readTarget = (target: string | undefined): Target | undefined => (target !== undefined && plainPath.test(target) ? new PlainTarget(target) : parseTarget(target));
+/**
+ * Plain targets seen before, each read once: the operations' paths come again and again. A hit costs no
+ * pattern test and no object, and hands on a string that is already old (the request log keeps the path:
+ * a young string kept there is copied by every young-generation collection until it is promoted). Paths
+ * with IDs in them would fill it with one-offs: it stops taking new ones at `maxKnownTargets`.
+ */
+const knownTargets = new Map<string, PlainTarget>();
+const maxKnownTargets = 500;
+const maxKnownTargetLength = 200;
+function readTarget(target: string | undefined): Target | undefined {
+  if (target === undefined) return undefined;
+  const known = knownTargets.get(target);
+  if (known) return known;
+  if (!plainPath.test(target)) return parseTarget(target);
+  const plain = new PlainTarget(target);
+  if (knownTargets.size < maxKnownTargets && target.length <= maxKnownTargetLength) knownTargets.set(target, plain);
+  return plain;
+}
 
 /** A sandbox server with its state, not yet listening. */
 export type Sandbox = {

@@ -118,13 +118,15 @@ export function buildRoutes(): Route[] {
  * look-up for a path without parameters instead of up to a hundred regular expressions.
  */
 export function routeFinder(routes: readonly Route[]): (method: string | undefined, path: string) => Route | undefined {
-  const exact = new Map<string, Route | undefined>();
+  // By method, then path: no key string is built (and hashed) per request.
+  const exact = new Map<string, Map<string, Route | undefined>>();
   for (const route of routes) {
     if (/[{}]/.test(route.path)) continue;
-    const key = `${route.method} ${route.path}`;
-    if (!exact.has(key)) exact.set(key, routes.find((r) => r.method === route.method && r.match.test(route.path)));
+    let paths = exact.get(route.method);
+    if (!paths) exact.set(route.method, (paths = new Map()));
+    if (!paths.has(route.path)) paths.set(route.path, routes.find((r) => r.method === route.method && r.match.test(route.path)));
   }
-  return (method, path) => exact.get(`${method} ${path}`) ?? routes.find((r) => r.method === method && r.match.test(path));
+  return (method, path) => (method === undefined ? undefined : exact.get(method)?.get(path)) ?? routes.find((r) => r.method === method && r.match.test(path));
 }
 
 /**

@@ -176,6 +176,17 @@ type Slot = {
 
 const flightOf = Symbol('request-ring flight');
 
+/** The content types seen, each kept once (a client may send any: at most `maxInterned` of them). */
+const interned = new Map<string, string>();
+const maxInterned = 100;
+function intern(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const known = interned.get(text);
+  if (known !== undefined) return known;
+  if (interned.size < maxInterned && text.length <= 200) interned.set(text, text);
+  return text;
+}
+
 /**
  * The request and answer of a server whose bodies the ring can copy: `createServer(tappable, ...)`. Their
  * methods copy a watched request's bodies on the way through and are the class's own, so that a request
@@ -319,9 +330,13 @@ export function createRequestRing({
     slot.status = res.statusCode;
     slot.durationMs = Math.round((performance.now() - flight.started) * 10) / 10;
     slot.sourceIp = req.socket.remoteAddress ?? '';
-    slot.url = req.url ?? '';
+    // Strings the slot keeps for the next 1,000 requests: the path as the server read it, which is an old
+    // string for a path it has seen before, and content types from a short list of those seen. A new
+    // string kept here would be copied by each young-generation collection until it was promoted.
+    const url = req.url ?? '';
+    slot.url = url === slot.path ? slot.path : url;
     slot.companyName = flight.trace.company;
-    slot.requestType = req.headers['content-type'];
+    slot.requestType = intern(req.headers['content-type']);
     slot.responseType = typeof responseType === 'string' ? responseType : flight.writtenType;
     slot.item = undefined;
     slot.companyKey = undefined;
