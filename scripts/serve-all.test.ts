@@ -1,6 +1,6 @@
 // `npm start` and `npm run dev`: their flags (read before anything is built), the ports they choose, and
 // mocks that survive the request that used to end Prism (issue 14, W1).
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,28 +13,43 @@ import { scratchRepository } from './fixtures/scratch-repository.mjs';
 import { portOffsets, portsFrom, sandboxFrom, serveAll, serveProgram } from './serve-all.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`scripts/${script}`, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+type Ran = { status: number | null; stdout: string; stderr: string };
+const run = (script: string, ...args: string[]) =>
+  new Promise<Ran>((resolve) => {
+    execFile(process.execPath, [`scripts/${script}`, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
 const flags = ['--host', '--port-base', '--docs-port', '--current-port', '--legacy-port', '--sandbox-port', '--no-standby', '--memory', '--data', '--database', '--admin-token', '--quiet', '--help'];
+
+const helpFlags = ['--help', '-h'];
+const wrongFlags: [string[], string][] = [
+  [['--port-bas', '5000'], "error: unknown option '--port-bas' (Did you mean --port-base?)"],
+  [['--port-base', '65516'], "error: option '--port-base <number>' argument '65516' is invalid. It must be a whole number from 0 to 65515."],
+  [['--sandbox-port', 'x'], "error: option '--sandbox-port <number>' argument 'x' is invalid. It must be a whole number from 0 to 65535."],
+  [['--host'], "error: option '--host <address>' argument missing"],
+];
+// Each command line is its own Node process, mostly waiting to start: all of them run at once, from here.
+const ran = new Map<string, Promise<Ran>>();
+const ranWith = (script: string, args: string[]) => ran.get(JSON.stringify([script, args]))!;
+beforeAll(() => {
+  for (const script of ['start.mjs', 'dev.mjs']) for (const args of [...helpFlags.map((flag) => [flag]), ...wrongFlags.map(([args]) => args)]) ran.set(JSON.stringify([script, args]), run(script, ...args));
+});
 
 describe.each([
   ['start.mjs', 'npm start --'],
   ['dev.mjs', 'npm run dev --'],
 ])('%s, its flags', (script, name) => {
-  it.each(['--help', '-h'])('%s prints the usage with every flag and what it does', (flag) => {
-    const { status, stdout, stderr } = run(script, flag);
+  it.each(helpFlags)('%s prints the usage with every flag and what it does', async (flag) => {
+    const { status, stdout, stderr } = await ranWith(script, [flag]);
     expect(status).toBe(0);
     expect(stderr).toBe('');
     expect(stdout.startsWith(`Usage: ${name} [options]`)).toBe(true);
     for (const known of flags) expect(stdout).toMatch(new RegExp(`^  (-h, )?${known}\\b.* \\w+`, 'm'));
   });
 
-  it.each([
-    [['--port-bas', '5000'], "error: unknown option '--port-bas' (Did you mean --port-base?)"],
-    [['--port-base', '65516'], "error: option '--port-base <number>' argument '65516' is invalid. It must be a whole number from 0 to 65515."],
-    [['--sandbox-port', 'x'], "error: option '--sandbox-port <number>' argument 'x' is invalid. It must be a whole number from 0 to 65535."],
-    [['--host'], "error: option '--host <address>' argument missing"],
-  ])('%j prints one line and the usage, exit 2, before building anything', (args, line) => {
-    const { status, stdout, stderr } = run(script, ...args);
+  it.each(wrongFlags)('%j prints one line and the usage, exit 2, before building anything', async (args, line) => {
+    const { status, stdout, stderr } = await ranWith(script, args);
     expect(status).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.split('\n')[0]).toBe(line);
@@ -78,36 +93,45 @@ function rawStatus(url: string, head: string): Promise<number> {
   });
 }
 
-describe('what npm start serves', () => {
-  let served: Awaited<ReturnType<typeof serveAll>>;
+// One start for all of these (each start is two Prisms, the sandbox, PGlite and the docs server), with the
+// sandbox's data in PGlite as npm start keeps it by default (in .sandbox-data/ there).
+describe('what npm start serves, and its sandbox across a reload', () => {
+  let served: Awaited<ReturnType<typeof serveAll>> | undefined;
   let base: number;
-  const lines: string[] = [];
+  const data = mkdtempSync(join(tmpdir(), 'serve-all-data-'));
+  const written: string[] = [];
+  const printed = () => written.join('');
+  const write = process.stdout.write.bind(process.stdout);
   const log = console.log;
 
   beforeAll(async () => {
     base = await freeBase();
-    console.log = (line: string) => lines.push(line);
-    served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), standby: false });
+    process.stdout.write = ((text: string) => (written.push(String(text)), true)) as typeof process.stdout.write;
+    console.log = (line: string) => written.push(`${line}\n`);
+    served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), standby: false, sandbox: sandboxFrom({ data }) });
     served.printUrls();
-    console.log = log;
   }, 120_000);
-  afterAll(() => served?.stop());
+  afterAll(async () => {
+    process.stdout.write = write;
+    console.log = log;
+    await served?.stop();
+    rmSync(data, { recursive: true, force: true });
+  });
 
   it('listens on the ports asked for, and prints them', () => {
-    const printed = lines.join('\n');
-    for (const [name, offset] of Object.entries(portOffsets)) expect(printed, name).toContain(`http://127.0.0.1:${base + offset}`);
+    for (const [name, offset] of Object.entries(portOffsets)) expect(printed(), name).toContain(`http://127.0.0.1:${base + offset}`);
   });
 
   it('prints the sandbox console\'s URL, where the console answers with its sign-in page', async () => {
     const url = `http://127.0.0.1:${base + portOffsets.sandbox}/console/`;
-    expect(lines.join('\n')).toContain(url);
+    expect(printed()).toContain(url);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Company key or admin token');
   });
 
   it('keeps both mocks up through malformed request targets (W1, W9)', async () => {
-    const { current, legacy } = served.mocks.urls;
+    const { current, legacy } = served!.mocks.urls;
     for (const head of ['POST /check-in-% HTTP/1.1', 'POST /check-in-%E2%82 HTTP/1.1', 'GET //[ HTTP/1.1']) {
       expect(await rawStatus(current, head), head).toBe(400);
       expect(await rawStatus(legacy, head), head).toBe(400);
@@ -115,41 +139,22 @@ describe('what npm start serves', () => {
     const groups = await fetch(`${current}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' });
     expect(groups.status).toBe(200);
   });
-});
 
-describe('the sandbox of npm run dev, across a reload', () => {
-  it('keeps its PGlite data through a reload, logs one line per request, and POST /sandbox/reset still empties the company', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'serve-all-data-'));
-    const written: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((text: string) => (written.push(String(text)), true)) as typeof process.stdout.write;
-    const log = console.log;
-    console.log = (line: string) => written.push(`${line}\n`);
-    let served: Awaited<ReturnType<typeof serveAll>> | undefined;
-    try {
-      const base = await freeBase();
-      served = await serveAll({ host: '127.0.0.1', ports: portsFrom({ portBase: base }), standby: false, sandbox: sandboxFrom({ data }) });
-      served.printUrls();
-      const key = 'ck_test_sandbox_demo_key_0000';
-      const call = (path: string, body: Record<string, unknown>) =>
-        fetch(served!.sandboxUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: key, ...body }) }).then((r) => r.json() as Promise<any>);
-      const added = await call('/add-blacklist-record', { query: { reason: 'kept', documentNumber: 'DEV-1' } });
-      await served.reload();
-      expect((await call('/list-blacklist-records', { query: {} })).result.data).toEqual([{ id: added.result, reason: 'kept', documentNumber: 'DEV-1' }]);
-      expect(await call('/sandbox/reset', {})).toEqual({ result: true });
-      expect((await call('/list-blacklist-records', { query: {} })).result.total).toBe(0);
-      // Lines are written once per turn of the event loop.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const text = written.join('');
-      expect(text).toContain(`Sandbox data                     PGlite in ${data}`);
-      expect(text).toMatch(/^sandbox {2}POST \/add-blacklist-record addBlacklistRecord 200 [\d.]+ms "Demo company"$/m);
-      expect(text.split('\n').filter((line) => line.startsWith('sandbox  ')).join('\n')).not.toContain(key);
-    } finally {
-      process.stdout.write = write;
-      console.log = log;
-      await served?.stop();
-      rmSync(data, { recursive: true, force: true });
-    }
+  it('keeps its PGlite data through a reload (npm run dev), logs one line per request, and POST /sandbox/reset still empties the company', async () => {
+    const key = 'ck_test_sandbox_demo_key_0000';
+    const call = (path: string, body: Record<string, unknown>) =>
+      fetch(served!.sandboxUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: key, ...body }) }).then((r) => r.json() as Promise<any>);
+    const added = await call('/add-blacklist-record', { query: { reason: 'kept', documentNumber: 'DEV-1' } });
+    await served!.reload();
+    expect((await call('/list-blacklist-records', { query: {} })).result.data).toEqual([{ id: added.result, reason: 'kept', documentNumber: 'DEV-1' }]);
+    expect(await call('/sandbox/reset', {})).toEqual({ result: true });
+    expect((await call('/list-blacklist-records', { query: {} })).result.total).toBe(0);
+    // Lines are written once per turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const text = printed();
+    expect(text).toContain(`Sandbox data                     PGlite in ${data}`);
+    expect(text).toMatch(/^sandbox {2}POST \/add-blacklist-record addBlacklistRecord 200 [\d.]+ms "Demo company"$/m);
+    expect(text.split('\n').filter((line) => line.startsWith('sandbox  ')).join('\n')).not.toContain(key);
   }, 180_000);
 });
 
