@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/, the docs site's sources and
 // the sandbox's sources (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in
-// this one long-lived process: bundle and lint (spec-check.mjs) while a worker bundles the same files and
-// makes their types (dev-types-ahead.mjs) and the warm Prisms load the worker's bundles; on an error, say
+// this one long-lived process: bundle and lint (spec-check.mjs, in a worker thread: dev-check.mjs) while
+// another worker bundles the same files and makes their types (dev-types-ahead.mjs) and the warm Prisms
+// load that worker's bundles; on an error, say
 // what is wrong where (file:line:col) and keep everything as it was; else, side by side, the sandbox reads
 // its routes again (in place, its data kept), the warm Prisms are swapped in (no request refused
 // meanwhile), the types are written and the types package compiled, and the docs are rebuilt in a build
@@ -20,7 +21,7 @@ const options = parseOrExit(
 );
 await prepare();
 // Loaded once the flags are read, so that --help and a mistyped flag answer at once.
-const { specChecker } = await import('./spec-check.mjs');
+const { checkerWorker } = await import('./dev-check.mjs');
 const { watchFiles, watchSite, watchSpec } = await import('./watch-spec.mjs');
 const { docsRebuilder, warmDocsBuild } = await import('./dev-docs.mjs');
 const { handlerReloader, sourceOf } = await import('./dev-sandbox-handlers.mjs');
@@ -62,7 +63,8 @@ function problemLines(label, problems) {
   return [`  ${label}`, ...shown];
 }
 
-const checker = specChecker();
+// In a worker thread: the lint does not yield, and this thread serves the sandbox and hands the bundles on.
+const checker = checkerWorker();
 // The types of each save are made in a worker beside the check (the lint is most of it): see dev-types-ahead.mjs.
 const ahead = typesAhead();
 const docsBuild = warmDocsBuild({ env: quietEnv });
@@ -92,10 +94,10 @@ async function rebuild(files, burst) {
     }
   });
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
-  const { bundles, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
+  const { texts, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
   checked = true;
   const dropPrepared = () => prepared?.then((made) => made?.cancel());
-  if (!bundles) {
+  if (!texts) {
     dropPrepared();
     lines.push(...problemLines(`check    ${errors.length} error(s) (${ms(began)}); types, mocks, sandbox and docs stay as they were:`, errors));
     return console.log(lines.join('\n'));
@@ -104,8 +106,7 @@ async function rebuild(files, burst) {
 
   const bundled = [];
   await mkdir('openapi/dist', { recursive: true });
-  for (const [name, document] of Object.entries(bundles)) {
-    const text = JSON.stringify(document, null, 2);
+  for (const [name, text] of Object.entries(texts)) {
     // Against what this process last served, not the file alone: a build run meanwhile may have written it.
     if (servedBundles.get(name) === text) continue;
     await writeIfChanged(`openapi/dist/${name}.json`, text);
