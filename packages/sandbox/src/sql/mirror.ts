@@ -19,7 +19,7 @@ import { collectionNames, collectionSpecs, type Collections, type State } from '
 import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
 import type { Database } from './database.js';
 import { migrate } from './migrations.js';
-import { decode, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
+import { decode, putBatch, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
 
 type Name = keyof Collections;
 /** One buffered write: a record put (`record`) or deleted (undefined), in the order written. */
@@ -90,18 +90,44 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   const maxQueued = mirrorOptions.maxQueued ?? 100;
   /** The longest stretch of a commit's statements between two turns of the event loop (ms). */
   const turnMs = 10;
+  /** The most records in one statement of a commit. */
+  const maxBatch = 100;
   type Write = { kind: 'write'; company: string; ops: Op[]; after?: Write; failed?: boolean; settled: Promise<void>; done: (error?: unknown) => void };
   type Job = Write | { kind: 'clear'; company?: string; done: (error?: unknown) => void };
   const queue: Job[] = [];
   /** Per company, its writes queued or in a commit, oldest first: the company's next transaction builds on them. */
   const unconfirmed = new Map<string, Write[]>();
   let flushing: Promise<void> | undefined;
-  const writeOps = async (tx: Database, ops: Op[], usage: UsageTally) => {
+  /**
+   * The writes of `ops` in order: a run of puts of one kind of record (distinct IDs, no file bytes) in one
+   * statement (putBatch), anything else one by one.
+   */
+  const writeOps = async (tx: Database, ops: Op[], usage: UsageTally, turn: () => Promise<void>) => {
     const sql = sqlCollectionsIn(tx, limits);
-    for (const op of ops) {
+    const batchable = (op: Op) => op.record !== undefined && !((op.record as { bytes?: unknown }).bytes instanceof Uint8Array);
+    for (let i = 0; i < ops.length; ) {
+      const op = ops[i]!;
+      if (batchable(op)) {
+        const run: Op[] = [op];
+        const ids = new Set([op.id]);
+        while (i + run.length < ops.length && run.length < maxBatch) {
+          const next = ops[i + run.length]!;
+          if (next.name !== op.name || !batchable(next) || ids.has(next.id)) break;
+          run.push(next);
+          ids.add(next.id);
+        }
+        if (run.length > 1) {
+          await putBatch(tx, op.name, specs[op.name] as CollectionOptions<unknown>, run, usage);
+          i += run.length;
+          await turn();
+          continue;
+        }
+      }
       const collection = sql[op.name] as Collection<unknown>;
       if (op.record === undefined) await collection.delete(op.company, op.id);
       else await putChecked(tx, op.name, specs[op.name] as CollectionOptions<unknown>, op.company, op.id, op.record, usage);
+      i++;
+      await turn();
     }
   };
   /** One PGlite transaction for the writes of `jobs`, their usage added up once at the end. */
@@ -109,16 +135,15 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     db.transaction(async (tx) => {
       const usage = usageTally();
       let since = performance.now();
-      for (const job of jobs) {
-        await writeOps(tx, job.ops, usage);
-        // PGlite's statements run in this thread and resolve in microtasks: without a turn of the loop
-        // now and then, a commit of a burst's group keeps the server from accepting connections (its
-        // listen queue overflows and clients' connects time out) and from reading requests.
-        if (performance.now() - since > turnMs) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          since = performance.now();
-        }
-      }
+      // PGlite's statements run in this thread and resolve in microtasks: without a turn of the loop now
+      // and then, a commit of a burst's group keeps the server from accepting connections (its listen
+      // queue overflows and clients' connects time out) and from reading requests.
+      const turn = async () => {
+        if (performance.now() - since <= turnMs) return;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        since = performance.now();
+      };
+      await writeOps(tx, jobs.flatMap((job) => job.ops), usage, turn);
       await usage.write(tx);
     });
   const forget = (job: Write) => {

@@ -274,6 +274,70 @@ export async function putChecked<T>(tx: Database, name: keyof Collections, optio
   }
 }
 
+/** One record of `putBatch`. */
+export type BatchRecord = { company: string; id: string; record: unknown };
+
+/**
+ * Stores records whose caps, budget and unique keys the caller checked (the PGlite mirror), several in
+ * ONE statement: a PGlite statement costs far more than a row (parsing, planning and the protocol in
+ * WebAssembly), so a group commit of a burst writes each kind's run of records at once. The IDs must be
+ * distinct and the records without bytes (a file goes through `putChecked`); the usage is tallied.
+ */
+export async function putBatch(tx: Database, name: keyof Collections, options: CollectionOptions<unknown>, batch: readonly BatchRecord[], usage: UsageTally): Promise<void> {
+  const table = tableOf[name];
+  const { sizeOf = () => 0, indexes = {}, unique = [] } = options;
+  const ids: string[] = [];
+  const companies: string[] = [];
+  const sizes: number[] = [];
+  const datas: string[] = [];
+  const keyIds: string[] = [];
+  const keyCompanies: string[] = [];
+  const keyNames: string[] = [];
+  const keys: string[] = [];
+  for (const { company, id, record } of batch) {
+    ids.push(safe(id));
+    companies.push(company);
+    sizes.push(sizeOf(record));
+    datas.push(JSON.stringify(record));
+    for (const index of Object.keys(indexes)) {
+      for (const key of indexes[index]!(record)) {
+        keyIds.push(safe(id));
+        keyCompanies.push(company);
+        keyNames.push(index);
+        keys.push(safe(key));
+      }
+    }
+  }
+  try {
+    const added = await tx.query<{ company: string; records: number; bytes: number }>(
+      `with input as (
+         select * from unnest($1::text[], $2::text[], $3::integer[], $4::text[]) with ordinality as i(id, company, size, data, n)
+       ),
+       old as (select t.id, t.size from ${table} t join input i on i.id = t.id),
+       keys_in as (select * from unnest($5::text[], $6::text[], $7::text[], $8::text[]) as k(id, company, name, key)),
+       record as (
+         insert into ${table} (id, company, size, data, bytes) select id, company, size, data::json, null from input order by n
+         on conflict (id) do update set size = excluded.size, data = excluded.data, bytes = excluded.bytes
+       ),
+       stale as (
+         delete from ${table}_keys k using input i where k.id = i.id
+         and not exists (select 1 from keys_in n where n.id = k.id and n.name = k.name and n.key = k.key)
+       ),
+       fresh as (
+         insert into ${table}_keys (company, name, key, id) select company, name, key, id from keys_in
+         on conflict (company, name, key, id) do nothing
+       )
+       select i.company, count(*) filter (where o.id is null) as records, sum(i.size - coalesce(o.size, 0)) as bytes
+       from input i left join old o on o.id = i.id group by i.company`,
+      [ids, companies, sizes, datas, keyIds, keyCompanies, keyNames, keys],
+    );
+    for (const row of added) usage.add(row.company, name, Number(row.records), Number(row.bytes));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
+    throw error;
+  }
+}
+
 /** Usage that `putChecked` wrote no row for: `write(tx)` adds it up, one statement per company and kind. */
 export type UsageTally = { add(company: string, collection: string, records: number, bytes: number): void; write(tx: Database): Promise<void> };
 
