@@ -9,7 +9,7 @@
 // PostgreSQL is Debian's (scripts/install-postgres.sh), a throwaway cluster in the temp directory with its
 // default durability (fsync and synchronous_commit on: a 200 is on disk, as issue 15 asks).
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -78,8 +78,10 @@ async function startPostgres() {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pids: () => clusterPids(postmaster),
     stop() {
       spawnSync(asRoot ? 'runuser' : join(bin, 'pg_ctl'), [...(asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl')] : []), 'stop', '-D', data, '-m', 'fast', '-w'], { timeout: 60_000 });
       rmSync(dir, { recursive: true, force: true });
@@ -87,14 +89,52 @@ async function startPostgres() {
   };
 }
 
-/** One candidate's round: one wrk over all its URLs' connections, or one wrk per URL at once (two instances). */
-async function round(urls, path, body, { seconds, connections }) {
+/** CPU milliseconds (user + system) a process has used so far, from /proc (0 where there is none). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL cluster's processes: its postmaster and the backends it forked. */
+function clusterPids(postmaster) {
+  const pids = [postmaster];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === postmaster) pids.push(Number(entry));
+    } catch {}
+  }
+  return pids;
+}
+
+/**
+ * One candidate's round: one wrk over all its URLs' connections, or one wrk per URL at once (two
+ * instances); with `pids`, the CPU those processes used per request (`db`: the database's processes).
+ */
+async function round(urls, path, body, { seconds, connections, pids = [], db = () => [] }) {
   const share = Math.round(connections / urls.length);
+  const cpu = (list) => list.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const dbPids = db();
+  const before = [cpu(pids), cpu(dbPids)];
   // A server that answers nothing within the round (wrk reads no rate) counts as 0 requests per second.
   const once = (url) => wrk(url + path, body, { seconds, connections: share }).catch((error) => (trace(`${url}: ${error.message.split('\n')[0]}`), { rps: 0, p99Ms: seconds * 1000 }));
   const figures = await Promise.all(urls.map(once));
-  return { rps: figures.reduce((sum, f) => sum + f.rps, 0), p99Ms: Math.max(...figures.map((f) => f.p99Ms)) };
+  const rps = figures.reduce((sum, f) => sum + f.rps, 0);
+  const requests = rps * seconds;
+  return {
+    rps,
+    p99Ms: Math.max(...figures.map((f) => f.p99Ms)),
+    cpuUs: requests ? ((cpu(pids) - before[0]) * 1000) / requests : 0,
+    dbCpuUs: requests ? ((cpu(dbPids) - before[1]) * 1000) / requests : 0,
+  };
 }
+
+// STORES_BENCH_ONLY=pglite,postgresOne,postgresTwo,prism measures those candidates only (by hand).
+const only = process.env.STORES_BENCH_ONLY?.split(',');
 
 export async function storesBench({ rounds = 3, seconds = 2, connections = 10, starts = 3 } = {}) {
   const loadAverage = loadavg()[0];
@@ -131,7 +171,7 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
     // The second instance after the first has migrated the database.
     const pgTwo = await start([sandboxCli, ...common, '--database', postgres.url]);
     const bare = await start(['-e', bareServer]);
-    const candidates = {
+    const all = {
       memory: [memory.url],
       pglite: [pglite.url],
       postgresOne: [pgOne.url],
@@ -139,6 +179,9 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
       prism: [prism.urls.current],
       bare: [bare.url],
     };
+    const candidates = only ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all;
+    const processes = { memory: [memory], pglite: [pglite], postgresOne: [pgOne], postgresTwo: [pgOne, pgTwo], bare: [bare] };
+    const databaseOf = { postgresOne: postgres.pids, postgresTwo: postgres.pids };
     trace(`candidates: ${JSON.stringify(candidates)}`);
     const results = {};
     for (const operation of ['add', 'list']) {
@@ -150,13 +193,17 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
       for (let r = 0; r < rounds; r++) {
         const order = Object.keys(candidates);
         if (r % 2) order.reverse();
-        for (const name of order) figures[name].push(await round(candidates[name], paths[operation], bodies[operation], { seconds, connections }));
+        for (const name of order) figures[name].push(await round(candidates[name], paths[operation], bodies[operation], { seconds, connections, pids: (processes[name] ?? []).map((p) => p.child.pid), db: databaseOf[name] }));
       }
       const rps = (name) => figures[name].map((f) => f.rps);
-      const ratio = (a, b) => median(rps(a).map((value, i) => value / rps(b)[i]));
+      const ratio = (a, b) => (figures[a] && figures[b] ? median(rps(a).map((value, i) => value / rps(b)[i])) : NaN);
+      const each = (pick) => Object.fromEntries(Object.keys(candidates).map((name) => [name, median(figures[name].map(pick))]));
       results[operation] = {
-        rps: Object.fromEntries(Object.keys(candidates).map((name) => [name, median(rps(name))])),
-        p99Ms: Object.fromEntries(Object.keys(candidates).map((name) => [name, median(figures[name].map((f) => f.p99Ms))])),
+        rps: each((f) => f.rps),
+        p99Ms: each((f) => f.p99Ms),
+        // CPU per request of the candidate's own processes (Prism's is not measured), and of PostgreSQL's.
+        cpuUs: each((f) => f.cpuUs),
+        dbCpuUs: each((f) => f.dbCpuUs),
         memoryVsPrism: ratio('memory', 'prism'),
         memoryVsBare: ratio('memory', 'bare'),
         pgliteVsPrism: ratio('pglite', 'prism'),
@@ -178,10 +225,11 @@ export function storesReport(figures) {
   const lines = [];
   for (const [operation, name] of [['add', 'add-blacklist-record'], ['list', 'list-blacklist-records']]) {
     const f = figures[operation];
+    const cpu = (store) => (f.cpuUs?.[store] ? `, CPU ${f.cpuUs[store].toFixed(0)} µs/req${f.dbCpuUs[store] ? ` + PostgreSQL ${f.dbCpuUs[store].toFixed(0)}` : ''}` : '');
     const each = Object.entries(f.rps)
-      .map(([store, rps]) => `${store} ${rps.toFixed(0)} req/s (p99 ${f.p99Ms[store].toFixed(1)} ms)`)
+      .map(([store, rps]) => `${store} ${rps.toFixed(0)} req/s (p99 ${f.p99Ms[store].toFixed(1)} ms${cpu(store)})`)
       .join(', ');
-    const worstP99 = Math.max(f.p99Ms.memory, f.p99Ms.pglite, f.p99Ms.postgresOne, f.p99Ms.postgresTwo);
+    const worstP99 = Math.max(...['memory', 'pglite', 'postgresOne', 'postgresTwo'].filter((store) => store in f.p99Ms).map((store) => f.p99Ms[store]));
     lines.push(
       `sandbox stores, ${name}: ${each}; PGlite ${f.pgliteVsPrism.toFixed(2)}x Prism (target >= 2): ${verdict(f.pgliteVsPrism >= 2)}; ` +
         `PostgreSQL ${f.postgresVsPrism.toFixed(2)}x Prism (target >= 2): ${verdict(f.postgresVsPrism >= 2)}; ` +
