@@ -40,13 +40,19 @@ function readWhole(request: IncomingMessage, maxBodyBytes: number, declared: num
   return whole;
 }
 
-async function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+/** The body's content-length, if it gives one; a body declared over the limit is refused before it is read. */
+function declaredLength(request: IncomingMessage, maxBodyBytes: number): number | undefined {
   const length = request.headers['content-length'];
   const declared = length === undefined ? undefined : Number(length);
   if (declared !== undefined && declared > maxBodyBytes) throw new BadInput(`body over ${maxBodyBytes} bytes`, true);
+  return declared;
+}
+
+async function readAll(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+  const declared = declaredLength(request, maxBodyBytes);
   // One turn: the parser hands on the body that came in the same packet as the headers.
   await undefined;
-  return readWhole(request, maxBodyBytes, declared) ?? readStreaming(request, maxBodyBytes);
+  return readWhole(request, maxBodyBytes, declared) ?? (await readStreaming(request, maxBodyBytes));
 }
 
 function readStreaming(request: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
@@ -157,7 +163,10 @@ export async function readBody(request: IncomingMessage, kind: 'json' | 'multipa
   let value: unknown;
   if (upload && isJson) value = await readJsonUpload(request, maxBodyBytes, upload);
   else {
-    const raw = await readAll(request, maxBodyBytes);
+    // readAll written out (every request of the API comes here): one async function fewer per request.
+    const declared = declaredLength(request, maxBodyBytes);
+    await undefined;
+    const raw = readWhole(request, maxBodyBytes, declared) ?? (await readStreaming(request, maxBodyBytes));
     if (!isJson) throw new BadInput(`expected application/json, got ${type || 'no content type'}`);
     try {
       value = JSON.parse(raw.toString('utf8'));
