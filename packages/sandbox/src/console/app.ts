@@ -10,7 +10,7 @@ import { Markup } from './html.js';
 import { layout } from './layout.js';
 import { callbacksPage } from './pages-callbacks.js';
 import { blacklistPage, monitoringPage, usersPage } from './pages-data.js';
-import { rateLimitPage } from './pages-limits.js';
+import { operatorRef, rateLimitPage } from './pages-limits.js';
 import { requestPage, requestsPage } from './pages-requests.js';
 import { sessionPage, sessionsPage } from './pages-sessions.js';
 import type { RequestLog } from './request-log.js';
@@ -128,6 +128,13 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
     const answer = await invoke(operationId, { ...fields, companyKey: company.companyKey });
     if (answer.status !== 200) throw new CallError(operationId, answer.json);
     return answer.bytes ?? (answer.json as { result: unknown }).result;
+  }
+
+  /** The operator's rate-limit calls: the admin token in place of a company key, for every address. */
+  async function operatorCall(operationId: string, fields: Record<string, unknown> = {}): Promise<any> {
+    const answer = await invoke(operationId, { ...fields, adminToken });
+    if (answer.status !== 200) throw new CallError(operationId, answer.json);
+    return (answer.json as { result: unknown }).result;
   }
 
   const send = (res: ServerResponse, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}) => {
@@ -270,12 +277,14 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
       const form = await readForm(req);
       if (!run || !form) return send(res, 404, 'No such action', 'text/plain; charset=utf-8');
       const company = all[Number(form.c)];
+      // An address is nobody's company: the operator unblocks it with the admin token (pages-limits.ts).
+      const asOperator = viewer.admin && name === 'unblock' && form.c === String(operatorRef);
       const back = form.back?.startsWith('/console/') && !form.back.startsWith('/console//') ? form.back : '/console/requests';
-      if (!company || !viewer.companies.includes(company)) return redirect(res, `${back}?error=${encodeURIComponent('That is not your company.')}`);
+      if (!asOperator && (!company || !viewer.companies.includes(company))) return redirect(res, `${back}?error=${encodeURIComponent('That is not your company.')}`);
       let message: string;
       let kind = 'notice';
       try {
-        message = await run((op, fields) => call(company, op, fields), form);
+        message = await run(asOperator ? operatorCall : (op, fields) => call(company!, op, fields), form);
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
         kind = 'error';
@@ -294,7 +303,7 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
     else if (path === '/console/sessions') page = await sessionsPage(view);
     else if (detail?.[1] === 'sessions') page = await sessionPage(view, decoded(detail[2]!));
     else if (path === '/console/callbacks') page = await callbacksPage(view);
-    else if (path === '/console/rate-limit') page = await rateLimitPage(view);
+    else if (path === '/console/rate-limit') page = await rateLimitPage(view, viewer.admin ? operatorCall : undefined);
     else if (path === '/console/blacklist') page = await blacklistPage(view);
     else if (path === '/console/users') page = await usersPage(view);
     else if (path === '/console/monitoring') page = await monitoringPage(view);

@@ -23,6 +23,8 @@ export type AttachedConsole = {
   watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined): void;
   finished(res: ServerResponse): void;
   handle: ConsoleApp['handle'];
+  /** Who a request with the right admin token acts as: no company, every address (services.ts). */
+  operator: Company;
   close(): void;
 };
 
@@ -33,7 +35,7 @@ export function attachConsole(options: { companies: Map<string, Company>; adminT
   const shared = options.database?.kind === 'postgres' ? createSqlRequestLog({ database: options.database, secrets: options.secrets }) : undefined;
   const ring = createRequestRing({ companies: options.companies, secrets: options.secrets, clock: options.clock, size: shared ? 1 : undefined, onRecord: shared?.record });
   const log = shared ?? memoryLog(ring);
-  registerServices(options.companies.values(), { ring: log, limiter: options.limiter, dispatcher: options.dispatcher });
+  const operator = registerServices(options.companies.values(), { ring: log, limiter: options.limiter, dispatcher: options.dispatcher });
   const app = createConsole({ ...options, ring: log });
   return {
     log,
@@ -43,6 +45,7 @@ export function attachConsole(options: { companies: Map<string, Company>; adminT
     },
     finished: ring.finished,
     handle: app.handle,
+    operator,
     close() {
       app.close();
       log.close();
