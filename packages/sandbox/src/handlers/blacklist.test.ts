@@ -123,6 +123,25 @@ describe('listBlacklistRecords', () => {
     expect([result.total, result.data.length, result.limit]).toEqual([101, 100, 100]);
   });
 
+  // The page's text is written from each record's own JSON (blacklist.ts), not by serialising the page.
+  it('answers a page whose text is exactly the JSON of the page, whatever the records hold', async () => {
+    const awkward = ['quote " and backslash \\', 'tab\tand new line\n', 'Zoë 🙂 \u2028', '</script>'];
+    for (const [i, text] of awkward.entries()) await t.a.addBlacklistRecord({ query: { reason: text, notes: `${text} ${i}`, firstName: text, documentNumber: `D${i}`, birthday: '1990-04-01T00:00:00Z' } });
+    const removed = (await t.a.addBlacklistRecord({ query: { reason: 'gone', documentNumber: 'GONE' } })).result;
+    await t.a.listBlacklistRecords();
+    await t.a.removeBlacklistRecord({ id: removed });
+    for (const query of [{}, { offset: 1, limit: 2 }, { offset: 7 }]) {
+      const response = await fetch(`${t.url}/list-blacklist-records`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: keyA, query }) });
+      const text = await response.text();
+      const value = (await t.sandbox.invoke('listBlacklistRecords', { companyKey: keyA, query })).json;
+      expect(text).toBe(JSON.stringify(value));
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    }
+    const { result } = await t.a.listBlacklistRecords();
+    expect(result.total).toBe(awkward.length);
+    expect(result.data.map((record) => record.reason)).toEqual(awkward.map((text) => text.trim()));
+  });
+
   it.each([
     ['a negative offset', { offset: -1 }],
     ['a fractional limit', { limit: 2.5 }],
