@@ -98,6 +98,13 @@ describe('solidJpeg and jpegSize', () => {
     expect(jpegSize(new Uint8Array([0xff, 0xd8, ...sof0(8, 8).slice(0, 8)]))).toBeUndefined(); // frame header cut short
     expect(jpegSize(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).toBeUndefined(); // runs out
     expect(jpegSize(new Uint8Array([0xff, 0xd8, ...sof0(8, 8).slice(0, 9)]))).toEqual({ width: 8, height: 8 }); // just enough
+    expect(jpegSize(new Uint8Array([0xff, 0xd8, ...sof0(300, 8).slice(0, 8)]))).toBeUndefined(); // cut inside the width
+    expect(jpegSize(new Uint8Array([0xff, 0xd8, 0x00, ...sof0(8, 8).slice(1)]))).toBeUndefined(); // a frame marker without its 0xff
+  });
+
+  it('jpegSize skips an empty segment (a length of 2)', () => {
+    const sof0 = [0xff, 0xc0, 0, 11, 8, 0, 30, 0, 40, 1, 1, 0x11, 0];
+    expect(jpegSize(new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 0, 2, ...sof0]))).toEqual({ width: 40, height: 30 });
   });
 });
 
@@ -138,6 +145,8 @@ describe('solidPng', () => {
   it('refuses a size it cannot make', () => {
     for (const [w, h] of [[0, 1], [1, 0], [1.5, 1], [1, 1.5], [2001, 2000], [-1, 1]]) expect(() => solidPng(w!, h!)).toThrow(RangeError);
     expect(() => solidPng(2001, 2000)).toThrow('PNG size out of range: 2001x2000');
+    expect(() => solidPng(1.5, 1)).toThrow('PNG size out of range: 1.5x1');
+    expect(() => solidPng(1, 1.5)).toThrow('PNG size out of range: 1x1.5');
     expect(pngChunks(solidPng(2000, 2000))[0]!.data.readUInt32BE(0)).toBe(2000); // 4,000,000 pixels: the most
   });
 });
