@@ -60,6 +60,16 @@ describe('makePdf', () => {
     const id = 'x'.repeat(150);
     expect(pdfText(await makePdf('t', [{ title: 'S', lines: [`ID ${id} end`] }], at)).split('\n').slice(1)).toEqual([`ID ${'x'.repeat(60)}`, 'x'.repeat(60), `${'x'.repeat(30)} end`]);
     expect(pdfText(await makePdf('t', [{ title: 'S', lines: ['', 'after an empty line'] }], at)).split('\n')).toEqual(['S', '', 'after an empty line']);
+    // At the edge: 60 + 28 letters x (5.5 pt each) and a space are 487.06 pt, just over the 483.28 pt between the margins.
+    expect(pdfText(await makePdf('t', [{ title: 'S', lines: [`${'x'.repeat(60)} ${'x'.repeat(27)}`, `${'x'.repeat(60)} ${'x'.repeat(28)}`] }], at)).split('\n').slice(1)).toEqual([
+      `${'x'.repeat(60)} ${'x'.repeat(27)}`,
+      'x'.repeat(60),
+      'x'.repeat(28),
+    ]);
+  });
+
+  it('keeps the spaces of a line as written', async () => {
+    expect(pdfText(await makePdf('t', [{ title: 'S', lines: ['Holder:  JANE   SAMPLE'] }], at)).split('\n')).toEqual(['S', 'Holder:  JANE   SAMPLE']);
   });
 
   it('writes what Helvetica cannot draw as ?, Latin-1 letters as themselves', async () => {
