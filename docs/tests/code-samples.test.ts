@@ -92,12 +92,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
   sandbox = createSandbox({ rateLimit: 1_000_000, companies: companiesFrom({ companies: [{ name: 'Demo company', companyKey: demoKey, callbackUrl, callbackApiKey: 'cb_test_not_a_real_key' }] }) });
-  const [check, mocks, sandboxUrl] = await Promise.all([
+  // All three settle before a failure is thrown, so that tsc is not still writing into the folder that
+  // afterAll removes. Prism's start takes tens of seconds on a loaded machine: up to 2 minutes here.
+  const [checked, mocked, listened] = await Promise.allSettled([
     exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir }),
-    startMocks({ ports: { current: 0, legacy: 0 }, log: () => {} }),
+    startMocks({ ports: { current: 0, legacy: 0 }, log: () => {}, timeoutMs: 120_000 }),
     sandbox.listen(0, '127.0.0.1'),
   ]);
-  stopMocks = mocks.stop;
+  if (mocked.status === 'fulfilled') stopMocks = mocked.value.stop;
+  if (checked.status === 'rejected') throw checked.reason;
+  if (mocked.status === 'rejected') throw mocked.reason;
+  if (listened.status === 'rejected') throw listened.reason;
+  const [check, mocks, sandboxUrl] = [checked.value, mocked.value, listened.value];
   for (const line of check.output.split('\n')) {
     const at = /^([^(]+)\.ts\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
     if (at) diagnostics.set(at[1]!, `${diagnostics.get(at[1]!) ?? ''}line ${at[2]}: ${at[4]}\n`);

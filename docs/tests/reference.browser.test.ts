@@ -19,8 +19,9 @@ afterAll(async () => {
 /** Resolves when the locator's element is visible; fails the test if it never becomes so. */
 const shown = (locator: Locator) => expect(locator.waitFor({ state: 'visible', timeout: 10_000 })).resolves.toBeUndefined();
 
+/** The file's one tab, at `path`. */
 async function open(path: string): Promise<Page> {
-  const page = await docs.newPage();
+  const page = await docs.page();
   await page.goto(`${docs.url}/${path}`, { waitUntil: 'networkidle' });
   return page;
 }
@@ -46,7 +47,6 @@ describe.each(['current', 'legacy', 'sandbox'])('the %s API reference', (name) =
   beforeAll(async () => {
     page = await open(`${name}.html`);
   });
-  afterAll(() => page?.close());
 
   it('shows every tag in its navigation', async () => {
     for (const { name: tag } of tags) await shown(page.getByText(tag, { exact: true }).filter({ visible: true }).first());

@@ -29,8 +29,9 @@ afterAll(async () => {
 
 const shown = (locator: Locator) => expect(locator.waitFor({ state: 'visible', timeout: 10_000 })).resolves.toBeUndefined();
 
+/** The file's one tab, at `path`. */
 async function open(path: string): Promise<Page> {
-  const page = await docs.newPage();
+  const page = await docs.page();
   await page.goto(`${docs.url}/${path}`, { waitUntil: 'load' });
   return page;
 }
@@ -47,7 +48,6 @@ describe.each(sitePages.map((page) => [page.output, page] as const))('the page %
   beforeAll(async () => {
     page = await open(output);
   });
-  afterAll(() => page?.close());
 
   it('renders its heading, the navigation and the search box', async () => {
     await shown(page.locator('main h1').first());
@@ -86,7 +86,6 @@ describe('the search', () => {
   beforeAll(async () => {
     page = await open('index.html');
   });
-  afterAll(() => page?.close());
 
   const search = async (words: string) => {
     await page.getByRole('searchbox', { name: 'Search guides and operations' }).fill(words);
@@ -125,7 +124,6 @@ describe.each(apis)('the %s reference', (api) => {
   beforeAll(async () => {
     page = await open(`${api}.html`);
   });
-  afterAll(() => page?.close());
 
   it.each(sample.map((op) => [op.operationId, op] as const))('shows %s with a TypeScript and a curl sample', async (operationId, operation) => {
     await page.goto(`${docs.url}/${api}.html#operation/${operationId}`, { waitUntil: 'load' });
