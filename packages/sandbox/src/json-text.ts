@@ -1,17 +1,15 @@
-// An answer's JSON text, when its handler already has it: the server writes that text instead of
-// serialising the value again. The value stays what in-process callers (`invoke`, the console) get.
-// Issue 14's bench: a page of list-blacklist-records spent a fifth of its CPU in JSON.stringify.
+// A reply's JSON text, when its handler already has it: the server writes that text instead of
+// serialising the reply's value again. The value (`json`) stays what in-process callers (`invoke`, the
+// console) get. Issue 14's bench: a page of list-blacklist-records spent a fifth of its CPU in JSON.stringify.
+import type { Reply } from './context.js';
 
-const texts = new WeakMap<object, string>();
+/** Where a reply carries its text: a symbol, so that nothing that reads the reply's fields meets it. */
+export const jsonTextOf: unique symbol = Symbol('json text');
 
-/** `value`, noted as serialising to `text`, which must be exactly what `JSON.stringify(value)` gives. */
-export function withJsonText<T extends object>(value: T, text: string): T {
-  texts.set(value, text);
-  return value;
+/** A reply of `json` whose text is `text`, which must be exactly what `JSON.stringify(json)` gives. */
+export function replyWithText<T>(json: T, text: string): { json: T } {
+  return { json, [jsonTextOf]: text } as { json: T };
 }
 
-/** The JSON text of an answer: the one noted for it, else JSON.stringify's. */
-export function jsonText(value: unknown): string {
-  const noted = typeof value === 'object' && value !== null ? texts.get(value) : undefined;
-  return noted ?? JSON.stringify(value);
-}
+/** The text a reply carries, if any. */
+export const textOf = (reply: Reply): string | undefined => (reply as { [jsonTextOf]?: string })[jsonTextOf];

@@ -17,7 +17,7 @@ import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
-import { jsonText } from './json-text.js';
+import { textOf } from './json-text.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
 import { decodeAhead } from './media/data-uri.js';
 import { loadPdfLib } from './media/pdf.js';
@@ -76,8 +76,9 @@ const fieldCodes: Record<string, Record<string, string>> = {
   createUser: { email: 'invalid-email-format', password: 'password-too-short', rights: 'invalid-rights' },
 };
 
-function json(res: ServerResponse, status: number, body: unknown, close = false, headers?: Record<string, string>) {
-  const text = jsonText(body);
+/** Writes a JSON answer: `body` serialised, or the text its handler gave for it (json-text.ts). */
+function json(res: ServerResponse, status: number, body: unknown, close = false, headers?: Record<string, string>, given?: string) {
+  const text = given ?? JSON.stringify(body);
   const head: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   if (close) head.connection = 'close';
   if (headers) Object.assign(head, headers);
@@ -261,7 +262,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** An answer before it is written: JSON, or a file's bytes. */
-  type Outcome = { status: number; json: unknown; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
+  type Outcome = { status: number; json: unknown; text?: string; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
   // Part 7: a group operation's wrong-parameters body carries errorSourceGroup; where no field is to blame
   // (an unreadable body) it names the body (our choice).
   const sourceGroup = (route: Route, code: string) => (code === 'wrong-parameters' && /group/i.test(route.operationId) ? { errorSourceGroup: 'body' } : {});
@@ -355,7 +356,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       throw error;
     }
-    return 'json' in reply ? { status: 200, json: reply.json } : { status: 200, bytes: reply.bytes, contentType: reply.contentType };
+    return 'json' in reply ? { status: 200, json: reply.json, text: textOf(reply) } : { status: 200, bytes: reply.bytes, contentType: reply.contentType };
   }
 
   /**
@@ -375,7 +376,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(route, error.unread);
     }
-    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers);
+    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
     res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
     res.end(outcome.bytes);
   }

@@ -6,7 +6,7 @@ import { dayOf, identifyingFields as identifying, identityOf } from '../blacklis
 import { ApiError } from '../errors.js';
 import type { Context, TypedHandlers } from '../context.js';
 import type { BlacklistRecord } from '../state.js';
-import { withJsonText } from '../json-text.js';
+import { replyWithText } from '../json-text.js';
 import { pickSchema, shown } from '../shown.js';
 import { Duplicate } from '../store.js';
 
@@ -80,6 +80,6 @@ export const blacklistHandlers: TypedHandlers = {
     const json = { result: { offset, limit, total, data: data.map((record) => shown('BlacklistRecord', record)) } };
     // The same text JSON.stringify(json) gives, keys in the same order, from the records' own.
     const text = `{"result":{"offset":${JSON.stringify(offset)},"limit":${JSON.stringify(limit)},"total":${total},"data":[${data.map(shownJsonOf).join(',')}]}}`;
-    return { json: withJsonText(json, text) };
+    return replyWithText(json, text);
   },
 };
