@@ -31,9 +31,11 @@ const legacyResult = (legacy: string) => {
 let mocks: Awaited<ReturnType<typeof startMocks>>;
 const said: string[] = [];
 
+// Prism's start takes tens of seconds on a loaded machine (30 s, the default limit, was not enough at load
+// 30): up to 2 minutes here; what the tests time is the restart, not the start.
 beforeAll(async () => {
-  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => said.push(line), standby: true });
-}, 60_000);
+  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => said.push(line), standby: true, timeoutMs: 120_000 });
+}, 150_000);
 afterAll(() => mocks?.stop());
 
 const malformed = [
@@ -119,7 +121,7 @@ describe('a Prism process that exits', () => {
   it('without the check, W1 ends Prism; without a standby, a new one is started, named with the error, and none once stopped', async () => {
     const lines: string[] = [];
     process.env.IDV_MOCK_UNGUARDED = '1';
-    const other = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => lines.push(line) }).finally(() => delete process.env.IDV_MOCK_UNGUARDED);
+    const other = await startMocks({ ports: { current: 0, legacy: 0 }, log: (line: string) => lines.push(line), timeoutMs: 120_000 }).finally(() => delete process.env.IDV_MOCK_UNGUARDED);
     const crashed = performance.now();
     expect(await raw(other.urls.current, 'POST /check-in-% HTTP/1.1', '{}')).toBe(0);
     expect(await nextLine(lines, 0)).toEqual([expect.stringMatching(/^Mock of the current interface: Prism exited \(URIError: URI malformed\); restarted/)]);
@@ -128,5 +130,5 @@ describe('a Prism process that exits', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(lines).toHaveLength(1);
     await expect(listGroups(other.urls.current)).rejects.toThrow();
-  }, 90_000);
+  }, 180_000);
 });

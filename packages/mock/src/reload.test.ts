@@ -15,8 +15,9 @@ let mocks: Awaited<ReturnType<typeof startMocks>>;
 beforeAll(async () => {
   writeFileSync(copies.current, original.current);
   writeFileSync(copies.legacy, original.legacy);
-  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles: copies, log: () => {} });
-}, 60_000);
+  // Prism's start takes tens of seconds on a loaded machine: up to 2 minutes (the default is 30 s).
+  mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles: copies, log: () => {}, timeoutMs: 120_000 });
+}, 150_000);
 afterAll(async () => {
   await mocks?.stop();
   rmSync(folder, { recursive: true, force: true });
