@@ -143,6 +143,13 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
   const { db, ready } = context;
   const columns = 'data::text as data, bytes';
 
+  /** Counts asked for in this turn, by company, not yet answered (see `page`). */
+  const countsWaiting = new Map<string, { resolve: (n: number) => void; reject: (error: unknown) => void; also: { resolve: (n: number) => void; reject: (error: unknown) => void }[] }>();
+  const countNow = async (company: string) => {
+    await ready();
+    const [row] = await db.query<{ records: number }>(`select records from company_usage where company = $1 and collection = $2`, [company, name]);
+    return row?.records ?? 0;
+  };
   const rows = async (text: string, params: unknown[]) => {
     await ready();
     return (await db.query<Row>(text, params)).map((row) => decode<T>(row));
@@ -223,12 +230,41 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     put: (company, id, record) => write(company, (tx) => put(tx, company, safe(id), record)),
     delete: (company, id) => write(company, (tx) => remove(tx, company, safe(id))),
     list: (company) => rows(`select ${columns} from ${table} where company = $1 order by seq`, [company]),
-    page: (company, offset, limit) => rows(`select ${columns} from ${table} where company = $1 order by seq offset $2 limit $3`, [company, offset, limit]),
-    count: async (company) => {
+    page: async (company, offset, limit) => {
+      // A count of the company asked for in the same turn (a listing's total, as list-blacklist-records
+      // asks: count and page at once) is answered by the page's query: one round trip, one snapshot.
+      const counting = countsWaiting.get(company);
+      countsWaiting.delete(company);
       await ready();
-      const [row] = await db.query<{ records: number }>(`select records from company_usage where company = $1 and collection = $2`, [company, name]);
-      return row?.records ?? 0;
+      let found: (Row & { total: number | null })[];
+      try {
+        found = await db.query<Row & { total: number | null }>(
+          `select (select records from company_usage where company = $1 and collection = $4) as total, p.data, p.bytes
+           from (select 1) as one left join lateral (select ${columns}, seq from ${table} where company = $1 order by seq offset $2 limit $3) as p on true
+           order by p.seq`,
+          [company, offset, limit, name],
+        );
+      } catch (error) {
+        counting?.reject(error);
+        throw error;
+      }
+      counting?.resolve(found[0]?.total ?? 0);
+      return found.filter((row) => row.data !== null).map((row) => decode<T>(row));
     },
+    count: (company) =>
+      new Promise<number>((resolve, reject) => {
+        if (context.locked) return void countNow(company).then(resolve, reject);
+        // Waits for the rest of this turn: a page of the company asked for meanwhile answers it.
+        const waiting = countsWaiting.get(company);
+        if (waiting) return void waiting.also.push({ resolve, reject });
+        const entry = { also: [] as { resolve: (n: number) => void; reject: (error: unknown) => void }[], resolve: (n: number) => (resolve(n), entry.also.forEach((w) => w.resolve(n))), reject: (error: unknown) => (reject(error), entry.also.forEach((w) => w.reject(error))) };
+        countsWaiting.set(company, entry);
+        queueMicrotask(() => {
+          if (countsWaiting.get(company) !== entry) return;
+          countsWaiting.delete(company);
+          countNow(company).then(entry.resolve, entry.reject);
+        });
+      }),
     find: (company, index, key) =>
       rows(`select r.data::text as data, r.bytes from ${table}_keys k join ${table} r on r.id = k.id where k.company = $1 and k.name = $2 and k.key = $3 order by r.seq`, [company, index, safe(key)]),
   };
