@@ -128,8 +128,17 @@ export function keyedMutex() {
   };
 }
 
-/** A stored record, its charged size, and the keys it was indexed under (by index number: a handler may change the record itself). */
-type Entry<T> = { record: T; size: number; keys: (readonly string[])[] };
+/**
+ * A stored record, its charged size, and the keys it was indexed under (by index number: a handler may
+ * change the record itself). An index's one key is kept alone, not in its array: a store holds many
+ * records, and every object each one keeps is work for each collection of the heap.
+ */
+type Entry<T> = { record: T; size: number; keys: (string | readonly string[])[] };
+/** The keys an entry was indexed under for one index. */
+const keysAt = <T>(entry: Entry<T>, at: number): readonly string[] => {
+  const keys = entry.keys[at]!;
+  return typeof keys === 'string' ? [keys] : keys;
+};
 
 /** A memory collection, with `clear` for the state's resets. */
 export type MemoryCollection<T> = Collection<T> & { clear(company?: string): void };
@@ -164,7 +173,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     for (let at = 0; at < lookups.length; at++) {
       const lookup = lookups[at]!.get(company);
       if (!lookup) continue;
-      for (const key of entry.keys[at]!) {
+      for (const key of keysAt(entry, at)) {
         const ids = lookup.get(key);
         if (ids === undefined) continue;
         if (typeof ids === 'string') {
@@ -196,24 +205,26 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     const records = partition(company);
     const old = records.get(id);
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
-    const keys: (readonly string[])[] = new Array(indexFns.length);
+    const keys: (string | readonly string[])[] = new Array(indexFns.length);
     for (let at = 0; at < indexFns.length; at++) keys[at] = indexFns[at]!(record);
-    const clash = uniqueAt.length ? taken(company, id, keys) : undefined;
+    const clash = uniqueAt.length ? taken(company, id, keys as (readonly string[])[]) : undefined;
     if (clash !== undefined) throw new Duplicate(clash);
     const size = sizeOf(record);
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
     if (old) unindex(company, id, old);
-    records.set(id, { record, size, keys });
     for (let at = 0; at < lookups.length; at++) {
       const lookup = keysOf(at, company);
-      for (const key of keys[at]!) {
+      const indexed = keys[at] as readonly string[];
+      for (const key of indexed) {
         const ids = lookup.get(key);
         if (ids === undefined) lookup.set(key, id);
         else if (typeof ids === 'string') {
           if (ids !== id) lookup.set(key, new Set([ids, id]));
         } else ids.add(id);
       }
+      if (indexed.length === 1) keys[at] = indexed[0]!;
     }
+    records.set(id, { record, size, keys });
   };
   const remove = (company: string, id: string) => {
     const records = byCompany.get(company);
