@@ -77,8 +77,11 @@ const keyCodes = ['invalid-company-key', 'company-missing'];
 /** Codes a wrong key shows up as on some operations, beside their own meaning (a session or record the
  * key's company cannot see looks the same as one that does not exist). */
 const maybeKeyCodes = ['invalid-access', 'session-not-found', 'not-found', 'access-denied'];
-/** Operations whose request holds nothing but the key (and paging): a "maybe" code can only mean the key. */
-export const keyOnlyOperations = ['listUsers', 'listGroups', 'listBlacklistRecords', 'listScreeningMonitoringRecords', 'getScreeningDeltaRecords', 'sandboxListCallbacks', 'sandboxListRateLimit', 'sandboxGetCallbackDelivery'] as const;
+/**
+ * Operations whose request holds nothing but the key (and paging): a "maybe" code can only mean the key.
+ * (`sandboxListRateLimit` left when it learnt to take the admin token instead of the key.)
+ */
+export const keyOnlyOperations = ['listUsers', 'listGroups', 'listBlacklistRecords', 'listScreeningMonitoringRecords', 'getScreeningDeltaRecords', 'sandboxListCallbacks', 'sandboxGetCallbackDelivery'] as const;
 
 /** Whether an error code of an operation means that the company key is wrong (see the README). */
 export function isKeyCode(operation: string, code: string | undefined): boolean {
