@@ -123,10 +123,27 @@ describe('npm run dev, a sandbox handler edited while it runs (a scratch copy of
     }
   }
   const handlerFile = () => join(scratch.dir, 'packages/sandbox/src/handlers/blacklist.ts');
-  const edit = (from: string, to: string) => {
-    const text = readFileSync(handlerFile(), 'utf8');
-    expect(text).toContain(from);
-    writeFileSync(handlerFile(), text.replace(from, to));
+  let original = '';
+  /**
+   * The handler file as it was, with the list's total multiplied by `factor` (a wrapper appended, so that
+   * the edit does not depend on how the handler is written), or with a line that does not compile.
+   */
+  const save = (edit: { factor: number } | 'broken') => {
+    original ||= readFileSync(handlerFile(), 'utf8');
+    const appended =
+      edit === 'broken'
+        ? '\nconst broken = ;\n'
+        : [
+            '',
+            '// Edited while npm run dev runs (scripts/dev-sandbox-handlers.test.ts).',
+            'const listedBefore = blacklistHandlers.listBlacklistRecords!;',
+            'blacklistHandlers.listBlacklistRecords = async (context) => {',
+            '  const reply = (await listedBefore(context)) as { json: { result: { total: number } } };',
+            `  return { json: { result: { ...reply.json.result, total: reply.json.result.total * ${edit.factor} } } } as never;`,
+            '};',
+            '',
+          ].join('\n');
+    writeFileSync(handlerFile(), original + appended);
   };
 
   beforeAll(async () => {
@@ -152,7 +169,7 @@ describe('npm run dev, a sandbox handler edited while it runs (a scratch copy of
 
     // The list's total counted a thousand times over: only the new code answers that.
     const reported = output.length;
-    edit('return { json: { result: { offset, limit, total, data:', 'return { json: { result: { offset, limit, total: total * 1000, data:');
+    save({ factor: 1000 });
     await until(async () => (await list()).body.result.total === 1000);
     const after = (await list()).body.result;
     expect(after.data.map((record: { id: string }) => record.id)).toEqual([id]);
@@ -162,11 +179,11 @@ describe('npm run dev, a sandbox handler edited while it runs (a scratch copy of
 
     // A save that does not compile: said, and the sandbox keeps answering with the handlers it has.
     const broken = output.length;
-    edit('total: total * 1000, data:', 'total: total * 1000 +, data:');
+    save('broken');
     await until(() => /compile {2}sandbox: \d+ problem\(s\)/.test(output.slice(broken)));
     expect(output.slice(broken)).toContain('the sandbox keeps the handlers it has');
     expect((await list()).body.result.total).toBe(1000);
-    edit('total: total * 1000 +, data:', 'total: total * 2, data:');
+    save({ factor: 2 });
     await until(async () => (await list()).body.result.total === 2);
   }, 300_000);
 });
