@@ -111,7 +111,7 @@ export async function devStepsBench({ rounds = 3 } = {}) {
       docsWarm.cpu = childCpu(docsBuild.pid()) - docsCpuBefore;
       // A handler's save: its source changed, the package compiled, the new handlers swapped in.
       const handler = at('packages/sandbox/src/handlers/blacklist.ts');
-      writeFileSync(handler, `${readFileSync(handler, 'utf8')}\nconst savedInRound = ${n};\n`);
+      writeFileSync(handler, `${readFileSync(handler, 'utf8')}\nconst savedInRound${n} = ${n};\n`);
       const sandboxCodeStep = await timed(async () => {
         const problems = compilePackage(at('packages/sandbox'));
         if (problems.length) throw new Error(`the sandbox does not compile: ${problems[0]}`);
