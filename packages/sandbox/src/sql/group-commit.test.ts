@@ -103,3 +103,34 @@ it('keeps what a group acknowledged for a new pool on the database (an instance 
   const second = await open({ keep: true });
   expect((await second.state.users.list(a)).map((u) => u.id)).toEqual(ids);
 }, 60_000);
+
+it('answers the transactions of a group only once its commit is done: before it, none is answered and none is seen by another pool', async () => {
+  const { db } = await open();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reachedCommit!: () => void;
+  const atCommit = new Promise<void>((resolve) => (reachedCommit = resolve));
+  // The same database, its group transaction held between its last statement and its COMMIT.
+  const holding: Database = {
+    ...db,
+    transactionWithSavepoints: (work) =>
+      db.transactionWithSavepoints!(async (tx) => {
+        const result = await work(tx);
+        reachedCommit();
+        await held;
+        return result;
+      }),
+  };
+  const state = sqlState(holding, defaultLimits);
+  const answered: string[] = [];
+  const writes = ['usr_1', 'usr_2', 'usr_3'].map((id) => state.transaction(a, (tx) => tx.users.put(a, id, user(id, `${id}@example.org`))).then(() => answered.push(id)));
+  await atCommit;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(answered).toEqual([]);
+  const other = await open({ keep: true });
+  expect(await other.state.users.count(a)).toBe(0);
+  release();
+  await Promise.all(writes);
+  expect(answered).toEqual(['usr_1', 'usr_2', 'usr_3']);
+  expect(await other.state.users.count(a)).toBe(3);
+}, 60_000);
