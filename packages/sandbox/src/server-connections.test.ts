@@ -1,6 +1,6 @@
 // Which answers close the connection: only those that leave a request unread (a body over the limit, a
-// target the server cannot read). A 200, a refusal of a body it read, a 404 or a 529 keep it open for the
-// client's next request.
+// target the server cannot read). A 200, a refusal of a body it read (its schema or a text limit), a 404
+// or a 529 keep it open for the client's next request.
 import { afterEach, describe, expect, it } from 'vitest';
 import { post, raw, statusOf } from './hostile.test-helper.js';
 import { defaultLimits } from './limits.js';
@@ -14,14 +14,16 @@ afterEach(async () => {
 
 describe('the connection', () => {
   it('stays open after a 200, a refusal of a body read, a 404 and a 529', async () => {
-    t = await startTestSandbox({ rateLimit: 3 });
+    t = await startTestSandbox({ rateLimit: 4 });
     const ok = await post(t.url, '/begin', { companyKey: keyA });
     const refused = await post(t.url, '/begin', { companyKey: keyA, name: 42 });
+    const overLimit = await post(t.url, '/begin', { companyKey: keyA, name: 'x'.repeat(defaultLimits.maxTextLength + 1) });
     const missing = await post(t.url, '/no-such-operation', {});
     await post(t.url, '/begin', { companyKey: keyA });
     const over = await post(t.url, '/begin', { companyKey: keyA });
-    expect([ok, refused, missing, over].map((answer) => [answer.status, answer.headers.get('connection')])).toEqual([
+    expect([ok, refused, overLimit, missing, over].map((answer) => [answer.status, answer.headers.get('connection')])).toEqual([
       [200, 'keep-alive'],
+      [400, 'keep-alive'],
       [400, 'keep-alive'],
       [404, 'keep-alive'],
       [529, 'keep-alive'],

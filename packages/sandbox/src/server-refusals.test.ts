@@ -63,6 +63,15 @@ describe('a reset with an admin token and a company key', () => {
     expect(await codeOf(t!.b.listSessionActivities({ sessionId: ofB }))).toBe('session-not-found');
   });
 
+  it('sent to another operation is only an unknown field: nothing is forgotten', async () => {
+    await start();
+    const { id } = await t!.a.begin({});
+    const answer = await post(t!.url, '/begin', { companyKey: keyA, adminToken });
+    expect(answer.status).toBe(200);
+    expect(answer.json.id).toMatch(/^sess_/);
+    expect(await codeOf(t!.a.listSessionActivities({ sessionId: id }))).toBe('resolved');
+  });
+
   it('on a sandbox without an admin token is refused, and forgets nothing', async () => {
     t = await startTestSandbox({ adminToken: undefined });
     const { id } = await t.a.begin({});

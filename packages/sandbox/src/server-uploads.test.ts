@@ -1,6 +1,7 @@
 // Uploads through the server: a form's files count as present for the operation's schema (compare-faces,
-// a legacy card), and a JSON file field is the same file whether it is short or long enough to be decoded
-// ahead of its handler (over 64 KiB of text).
+// a legacy card); a JSON upload's other fields take no more than a body without files; and a JSON file
+// field is the same file whether it is short or long enough to be decoded ahead of its handler (over
+// 64 KiB of text).
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDataUri } from './media/data-uri.js';
 import { solidJpeg } from './media/jpeg.js';
@@ -41,6 +42,18 @@ describe('a form with files', () => {
 });
 
 describe('a JSON file field', () => {
+  it('leaves the other fields no more room than a body without files: 1 MiB', async () => {
+    t = await startTestSandbox();
+    const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
+    // 150 fields of 9,000 characters: each within the text limit, 1.35 MB together.
+    const padding = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`note${i}`, 'x'.repeat(9_000)]));
+    const body = { companyKey: keyA, sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address', content: toDataUri('image/jpeg', solidJpeg(16, 16)) };
+    const small = await fetch(`${t.url}/upload-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, note: 'x'.repeat(9_000) }) });
+    expect(small.status).toBe(200);
+    const big = await fetch(`${t.url}/upload-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, ...padding }) });
+    expect([big.status, await big.json()]).toEqual([400, { argumentError: 'wrong-parameters' }]);
+  });
+
   it('is stored as sent, short or over 64 KiB', async () => {
     t = await startTestSandbox();
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
