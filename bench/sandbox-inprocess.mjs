@@ -11,6 +11,7 @@
 //   node bench/sandbox-inprocess.mjs [requests per round] [rounds]
 //   SANDBOX_DISTS="before=/path/to/old/dist,after=packages/sandbox/dist" OPERATIONS=add node bench/sandbox-inprocess.mjs
 //   PROFILE=out.cpuprofile node bench/sandbox-inprocess.mjs   (a V8 profile of the measured rounds, per operation)
+//   HEAP=1 PROFILE=out node bench/sandbox-inprocess.mjs       (a sampled allocation profile instead, garbage included)
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -95,9 +96,9 @@ const bare = createServer((req, res) => {
 const servers = { bare };
 const sandboxes = [];
 for (const [name, dist] of Object.entries(dists)) {
-  const { createSandbox } = await import(pathToFileURL(`${resolve(dist)}/server.js`).href);
+  const { createSandbox } = await import(pathToFileURL(`${resolve(dist)}/server.js`).href); // a name ending in -nolog: request log off
   const { batchedLines } = await import(pathToFileURL(`${resolve(dist)}/request-log.js`).href);
-  const sandbox = createSandbox({ rateLimit: 1_000_000_000, limits: { maxRecordsPerCompany: 100_000_000 }, log: process.env.NO_LOG ? undefined : batchedLines(() => {}) });
+  const sandbox = createSandbox({ rateLimit: 1_000_000_000, limits: { maxRecordsPerCompany: 100_000_000 }, log: process.env.NO_LOG || name.endsWith('-nolog') ? undefined : batchedLines(() => {}) });
   await sandbox.listen(0);
   sandboxes.push(sandbox);
   servers[name] = sandbox.server;
@@ -115,16 +116,28 @@ for (const operation of (process.env.OPERATIONS ?? 'add,list').split(',')) {
   }
   if (session) {
     session.connect();
-    await post('Profiler.enable');
-    await post('Profiler.setSamplingInterval', { interval: 50 });
-    await post('Profiler.start');
+    if (process.env.HEAP) {
+      // Every allocation sampled, the collected ones too: where the garbage comes from.
+      await post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    } else {
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 50 });
+      await post('Profiler.start');
+    }
   }
   for (let round = 0; round < rounds; round++) {
-    for (const name of round % 2 ? [...names].reverse() : names) figures[name].push(await drive(servers[name], paths[operation], requests[operation], perRound));
+    for (const name of round % 2 ? [...names].reverse() : names) {
+      // ALLOCATIONS=1 with `node --expose-gc --trace-gc-nvp`: a full collection either side of each round, so
+      // that the `allocated=` of V8's lines between them add up to what the round allocated (bytes do not
+      // depend on the machine's load as time does). bench/allocations.mjs reads them.
+      if (process.env.ALLOCATIONS) gc(), console.log(`round-start ${operation} ${name} ${perRound}`), gc();
+      figures[name].push(await drive(servers[name], paths[operation], requests[operation], perRound));
+      if (process.env.ALLOCATIONS) gc(), console.log('round-end');
+    }
   }
   if (session) {
-    const { profile } = await post('Profiler.stop');
-    writeFileSync(process.env.PROFILE.replace(/(\.cpuprofile)?$/, `-${operation}.cpuprofile`), JSON.stringify(profile));
+    const { profile } = await post(process.env.HEAP ? 'HeapProfiler.stopSampling' : 'Profiler.stop');
+    writeFileSync(process.env.PROFILE.replace(/(\.cpuprofile|\.heapprofile)?$/, `-${operation}.${process.env.HEAP ? 'heapprofile' : 'cpuprofile'}`), JSON.stringify(profile));
     session.disconnect();
   }
   const b = median(figures.bare);
