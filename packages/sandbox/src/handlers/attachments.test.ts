@@ -142,3 +142,15 @@ describe('refusals', () => {
     expect(await stored()).toBe(1);
   });
 });
+
+describe('files of two steps that ask the same question', () => {
+  it('are kept apart by step, and each file ID is a file_ ID', async () => {
+    const question = (key: string) => ({ type: 'user-questionnaire', key, questions: [{ key: 'proof-of-address', type: 'attachment', mandatory: false, title: { en: 'Proof' } }] });
+    const { id } = await t.a.begin({ steps: [question('first'), question('second')] } as never);
+    const { result: fileId } = await t.a.uploadFile({ sessionId: id, stepKey: 'first', questionKey: 'proof-of-address', content: toDataUri('image/png', tinyPng) });
+    expect(fileId).toMatch(/^file_/);
+    expect((await t.a.getQuestionFile({ sessionId: id, stepKey: 'first', questionKey: 'proof-of-address' })).result.contentType).toBe('image/png');
+    expect(await codeOf(t.a.getQuestionFile({ sessionId: id, stepKey: 'second', questionKey: 'proof-of-address' }))).toBe('wrong-parameters');
+    expect(await codeOf(t.a.getFile({ sessionId: id, stepKey: 'second', questionKey: 'proof-of-address', filename: fileId }))).toBe('wrong-parameters');
+  });
+});

@@ -44,7 +44,9 @@ describe('compareFaces', () => {
   });
 
   it('takes 80 px as big enough and flags both faces when both are small', async () => {
-    expect((await t.a.compareFaces({ face1: face(80), face2: face(80, 'other') })).result.similarity).not.toBeNull();
+    const edge = (await t.a.compareFaces({ face1: face(80), face2: face(80, 'other') })).result;
+    expect(edge.similarity).not.toBeNull();
+    expect([edge.face1Statuses, edge.face2Statuses]).toEqual([[], []]);
     const both = await t.a.compareFaces({ face1: face(70), face2: face(66, 'other') });
     expect(both.result).toEqual({ similarity: null, face1Statuses: ['FACE_FAR_AWAY'], face2Statuses: ['FACE_FAR_AWAY'] });
   });
@@ -64,6 +66,7 @@ describe('compareFaces', () => {
     expect(await codeOf(t.a.compareFaces({ face1: tinyPng, face2: face(100) }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face1: face(100), face2: new TextEncoder().encode('%PDF-1.7\n') }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face1: face(100) } as never))).toBe('wrong-parameters');
+    expect(await codeOf(t.a.compareFaces({ face2: face(100) } as never))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face1: face(100), face2: 'not a file' } as never))).toBe('wrong-parameters');
   });
 });

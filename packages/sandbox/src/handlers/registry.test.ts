@@ -168,3 +168,17 @@ describe('checkInRegistry, what it makes up', () => {
     expect((await t.a.checkInRegistry({ companyName: '', registrationNumber: '' } as never, path)).result).toMatchObject({ companyName: expect.stringMatching(/^(Northwind Sample Ltd|Example Holdings Ltd|Placeholder Trading LLC|Fixture Logistics JSC)$/), registrationNumber: expect.stringMatching(/^\d{8}$/) });
   });
 });
+
+describe('checkInRegistry, across requests', () => {
+  it('names each of the four sample companies for some request, and pads a registration number to 8 digits', async () => {
+    const names = new Set<string>();
+    let padded: string | undefined;
+    for (let i = 0; i < 80 && (names.size < 4 || padded === undefined); i++) {
+      const { result } = await t.a.checkInRegistry({ city: `City ${i}` } as never, { path: { registry: 'companies-house' } });
+      names.add(result.companyName!);
+      if (result.registrationNumber!.startsWith('0')) padded = result.registrationNumber;
+    }
+    expect([...names].sort()).toEqual(['Example Holdings Ltd', 'Fixture Logistics JSC', 'Northwind Sample Ltd', 'Placeholder Trading LLC']);
+    expect(padded).toMatch(/^0\d{7}$/);
+  });
+});

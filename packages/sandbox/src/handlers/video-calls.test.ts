@@ -150,7 +150,7 @@ describe('a video call as the platform moves it (control API)', () => {
 
   it('keeps what a move leaves out, and the recording ID once it is available', async () => {
     const id = await withCall();
-    await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available' });
+    expect(await t.control.setVideoCallStatus({ sessionId: id, roomStatus: 'ended', compositionStatus: 'available', videoFileStatus: 'available' })).toEqual({ result: true });
     const status = async () => (await t.legacyA.getResult({ session_token: id })).videoCallStatus![0]!;
     const first = await status();
     expect(first.videoFileId).toMatch(/^vf_/);
