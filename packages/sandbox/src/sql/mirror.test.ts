@@ -205,4 +205,30 @@ describe('the PGlite memory mirror', () => {
     expect(started.slice(3)).toEqual(['usr_3', 'usr_4']);
     expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2', 'usr_3', 'usr_4']);
   }, 120_000);
+
+  it('writes a commit of new records in one insert, and still one whose ID is on disk but not in memory', async () => {
+    const { database, watch } = watched(await open());
+    const state = mirroredState(database, defaultLimits);
+    await state.users.count(a);
+    // On disk behind the mirror's back (as a record kept from before lower limits is: stored, not served).
+    await database.query(`insert into users (id, company, size, data) values ('usr_2', $1, 10, '{"id":"usr_2"}')`, [a]);
+    let release!: () => void;
+    watch.hold = new Promise((resolve) => (release = resolve));
+    const first = state.users.put(a, 'usr_0', user('usr_0', 'zero@example.org'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // These three finish during the held commit: the next commit writes them as one run.
+    const run = ['usr_1', 'usr_2', 'usr_3'].map((id) => state.users.put(a, id, user(id, `${id}@example.org`)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await Promise.all([first, ...run]);
+    const rows = await database.query<{ id: string; data: string }>('select id, data::text as data from users order by seq');
+    expect(rows.map((row) => [row.id, JSON.parse(row.data).email])).toEqual([
+      ['usr_2', 'usr_2@example.org'],
+      ['usr_0', 'zero@example.org'],
+      ['usr_1', 'usr_1@example.org'],
+      ['usr_3', 'usr_3@example.org'],
+    ]);
+    const keys = await database.query<{ id: string }>(`select id from users_keys where name = 'email' order by id`);
+    expect(keys.map((key) => key.id)).toEqual(['usr_0', 'usr_1', 'usr_2', 'usr_3']);
+  }, 120_000);
 });

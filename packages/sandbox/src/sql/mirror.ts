@@ -117,7 +117,11 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           ids.add(next.id);
         }
         if (run.length > 1) {
-          await putBatch(tx, op.name, specs[op.name] as CollectionOptions<unknown>, run, usage);
+          // New records only (none in memory, which holds every committed one): the cheaper insert.
+          const memory = mirrors[op.name].memory;
+          let fresh = true;
+          for (const { company, id } of run) if ((await memory.ownerOf(id)) !== undefined || (await memory.get(company, id)) !== undefined) fresh = false;
+          await putBatch(tx, op.name, specs[op.name] as CollectionOptions<unknown>, run, usage, { fresh });
           i += run.length;
           await turn();
           continue;
