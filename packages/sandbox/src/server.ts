@@ -557,7 +557,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async listen(port = 4020, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => resolve());
+        // Node's default queue (511) overflows under a burst of connects: the kernel then resets some with
+        // SYN cookies it no longer accepts (sql/burst.test.ts). Linux caps this at net.core.somaxconn.
+        server.listen({ port, host, backlog: 4096 }, () => resolve());
       });
       const address = server.address() as AddressInfo;
       origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

@@ -2,9 +2,8 @@
 // connection resets and connect timeouts. Two causes, measured (docs/benchmarks.md, 2026-11-23 17:00):
 // - the listen queue: `server.listen` with Node's default backlog (511) overflows under 3,000 connects at
 //   once; the kernel answers the rest with SYN cookies and later resets the connections whose cookie it
-//   no longer accepts (TcpExtSyncookiesFailed = the resets, one for one). The server's listen is not the
-//   store's: this test listens with a queue that holds the burst, as `sandbox.listen` should (report of
-//   issue 15: server.ts, `server.listen({ port, host, backlog: 4096 })`).
+//   no longer accepts (TcpExtSyncookiesFailed = the resets, one for one). `sandbox.listen` now asks for a
+//   queue of 4,096 (server.ts).
 // - the store: each transaction read every unconfirmed write of its company again (a burst's cost grew with
 //   the square of its size) and a group commit ran its statements without a turn of the event loop, so the
 //   server neither accepted nor read for seconds. Now a company has at most 100 unconfirmed writes (the
@@ -26,8 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('answers 3,000 parallel add-blacklist-record on PGlite, each 200 stored, none cut', async () => {
   const database = await openPglite(join(dir, 'data'));
   const sandbox = createSandbox({ companies: companiesFrom({ companies: [{ name: 'Burst test', companyKey }] }), database, rateLimit: 100_000_000 });
-  await new Promise<void>((resolve) => sandbox.server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
-  const origin = `http://127.0.0.1:${(sandbox.server.address() as { port: number }).port}`;
+  const origin = await sandbox.listen(0);
   const post = async (path: string, body: Record<string, unknown>) => {
     const response = await fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey, ...body }) });
     return { status: response.status, json: (await response.json()) as any };
