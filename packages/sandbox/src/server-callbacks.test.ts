@@ -50,7 +50,7 @@ describe('callbacks of a request', () => {
     expect((await callbackLog(t)).map((entry) => entry.eventId)).toEqual([eventId]);
   });
 
-  it('without a seed have event IDs that do not repeat', async () => {
+  it('without a seed have event IDs that do not repeat, also after an admin reset', async () => {
     const one = await start(false);
     const two = await start(false);
     for (const { t } of [one, two]) {
@@ -59,6 +59,14 @@ describe('callbacks of a request', () => {
     }
     const [a, b] = [await callbackLog(one.t), await callbackLog(two.t)];
     expect(a[0]!.eventId).not.toBe(b[0]!.eventId);
+    // Nor after an admin reset, which starts a new random sequence rather than a seeded one.
+    for (const { t } of [one, two]) {
+      await t.control.reset({ adminToken });
+      await finishOne(t);
+      await t.sandbox.dispatcher.idle();
+    }
+    const [c, d] = [await callbackLog(one.t), await callbackLog(two.t)];
+    expect(c[0]!.eventId).not.toBe(d[0]!.eventId);
   });
 });
 
