@@ -86,9 +86,11 @@ describe('the console in a browser', () => {
   });
 
   it('shows a request made by the client within a second, with its bodies redacted', async () => {
-    const started = Date.now();
     const begun = await t.a.begin({ configId: 'cfg-kyc-standard-01', name: 'Browser test' });
     sessionId = begun.id;
+    // Counted from the answer: the second is the console's (its live update), not the client call's, which
+    // a loaded test machine may make slow on its own.
+    const started = Date.now();
     const row = a.page.getByTestId('request-row').filter({ hasText: '/begin' });
     await row.waitFor({ timeout: 1000 });
     expect(Date.now() - started).toBeLessThan(1000);
