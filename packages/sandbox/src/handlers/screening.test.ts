@@ -299,7 +299,7 @@ describe('getScreeningDeltaRecords, over time', () => {
     const { result: matching } = await t.a.monitorScreeningQuery({ query: { fullName: 'Testavia Sampleova' } });
     const { result: other } = await t.a.monitorScreeningQuery({ query: { fullName: 'Examplecorp GmbH' } });
     t.clock.advance(3_600_000);
-    await t.control.changeWatchlistEntry({ personId: testavia.personId });
+    expect(await t.control.changeWatchlistEntry({ personId: testavia.personId })).toEqual({ result: true });
     t.clock.advance(3_600_000);
     await t.control.changeWatchlistEntry({ personId: testavia.personId });
     const deltas = (await t.a.getScreeningDeltaRecords()).result.filter((d) => d.fullName === 'Testavia Sampleova');
@@ -315,5 +315,25 @@ describe('getScreeningDeltaRecords, over time', () => {
     t.clock.advance(60_000);
     await t.control.changeWatchlistEntry({ personId: testavia.personId });
     expect((await t.a.getScreeningDeltaRecords()).result).toEqual(before);
+  });
+});
+
+describe('monitoring, as sent', () => {
+  it('lists a monitored name without the spaces around it', async () => {
+    const { result: id } = await t.a.monitorScreeningQuery({ query: { fullName: '  Quorbix Zendralyn ' } });
+    expect((await t.a.listScreeningMonitoringRecords()).result.data).toEqual([{ id, fullName: 'Quorbix Zendralyn' }]);
+  });
+
+  it('dates the deltas oldest first, whatever their names', async () => {
+    for (const fullName of ['Testavia Sampleova', 'Examplecorp GmbH', 'Fixture Metals Ltd']) {
+      await t.a.monitorScreeningQuery({ query: { fullName } });
+      t.clock.advance(60_000);
+    }
+    const deltas = (await t.a.getScreeningDeltaRecords()).result.filter((d) => ['Testavia Sampleova', 'Examplecorp GmbH', 'Fixture Metals Ltd'].includes(d.fullName!));
+    expect(deltas.map((d) => [d.fullName, d.date])).toEqual([
+      ['Testavia Sampleova', '2026-01-01T00:00:00.000Z'],
+      ['Examplecorp GmbH', '2026-01-01T00:01:00.000Z'],
+      ['Fixture Metals Ltd', '2026-01-01T00:02:00.000Z'],
+    ]);
   });
 });
