@@ -6,28 +6,12 @@ import { createSandboxClient } from '@idv-toolkit/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../callback-receiver.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
-import type { Database } from '../sql/database.js';
-import { begin, nobody, stores, stranger } from './rate-limit-operator.test-helper.js';
+import { blockedStrangerSandboxes, begin, nobody, stores, stranger } from './rate-limit-operator.test-helper.js';
 
 type Started = Awaited<ReturnType<typeof startTestSandbox>>;
 
 describe.each(stores)('the admin token on the rate-limit operations (%s)', (_store, open) => {
-  let t: Started | undefined;
-  let database: Database | undefined;
-  afterEach(async () => {
-    await t?.close();
-    await database?.close();
-    t = database = undefined;
-  });
-
-  /** A sandbox where 127.0.0.2 is blocked by requests with a key that names no company, and company A made one from 127.0.0.1. */
-  async function blockedStranger() {
-    database = await open();
-    t = await startTestSandbox({ rateLimit: 2, database });
-    expect([await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody)]).toEqual([400, 400, 529]);
-    expect(await begin(t.url, '127.0.0.1', keyA)).toBe(200);
-    return t;
-  }
+  const blockedStranger = blockedStrangerSandboxes(open);
 
   it('lists every tracked address and unblocks one no company logged; the company key sent along is ignored', async () => {
     const started = await blockedStranger();

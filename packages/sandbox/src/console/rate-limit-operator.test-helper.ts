@@ -1,7 +1,8 @@
 // Requests from loopback addresses of their own (127.0.0.x), for the rate-limit tests of the operator
 // (rate-limit-operator.test.ts), and the stores they run on.
 import { Agent, request } from 'node:http';
-import { inject } from 'vitest';
+import { afterEach, expect, inject } from 'vitest';
+import { keyA, startTestSandbox } from '../sandbox.test-helper.js';
 import type { Database } from '../sql/database.js';
 import { createTestDatabase } from '../sql/pg-cluster.test-helper.js';
 import { openPostgres } from '../sql/postgres.js';
@@ -48,3 +49,27 @@ export const stores: [string, () => Promise<Database | undefined>][] = [
   ['memory', async () => undefined],
   ['PostgreSQL', async () => openPostgres(await createTestDatabase(inject('postgresUrl')))],
 ];
+
+type Started = Awaited<ReturnType<typeof startTestSandbox>>;
+
+/**
+ * For a describe block: a function that starts a sandbox on the store `open` gives, where 127.0.0.2 is
+ * blocked by requests with a key that names no company and company A made one request from 127.0.0.1;
+ * each is closed after its test.
+ */
+export function blockedStrangerSandboxes(open: () => Promise<Database | undefined>): () => Promise<Started> {
+  let t: Started | undefined;
+  let database: Database | undefined;
+  afterEach(async () => {
+    await t?.close();
+    await database?.close();
+    t = database = undefined;
+  });
+  return async () => {
+    database = await open();
+    t = await startTestSandbox({ rateLimit: 2, database });
+    expect([await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody)]).toEqual([400, 400, 529]);
+    expect(await begin(t.url, '127.0.0.1', keyA)).toBe(200);
+    return t;
+  };
+}

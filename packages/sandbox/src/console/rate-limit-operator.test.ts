@@ -4,34 +4,18 @@
 // log has forgotten; a company still sees and unblocks only the addresses of its own requests. With the
 // memory limiter and log, and the PostgreSQL ones. The operator's requests are the handlers' here, run as
 // the operator of services.ts, as the server runs a request whose admin token it has checked.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Context } from '../context.js';
 import { consoleRateLimitHandlers } from '../handlers/console-rate-limit.js';
 import { until } from '../callback-receiver.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
-import type { Database } from '../sql/database.js';
-import { begin, flood, nobody, stores, stranger } from './rate-limit-operator.test-helper.js';
+import { blockedStrangerSandboxes, begin, flood, nobody, stores, stranger } from './rate-limit-operator.test-helper.js';
 import { registerServices, servicesOf } from './services.js';
 
 type Started = Awaited<ReturnType<typeof startTestSandbox>>;
 
 describe.each(stores)('the rate-limit operations for the operator (%s)', (_store, open) => {
-  let t: Started | undefined;
-  let database: Database | undefined;
-  afterEach(async () => {
-    await t?.close();
-    await database?.close();
-    t = database = undefined;
-  });
-
-  /** A sandbox where 127.0.0.2 is blocked by requests with a key that names no company, and company A made one from 127.0.0.1. */
-  async function blockedStranger() {
-    database = await open();
-    t = await startTestSandbox({ rateLimit: 2, database });
-    expect([await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody), await begin(t.url, stranger, nobody)]).toEqual([400, 400, 529]);
-    expect(await begin(t.url, '127.0.0.1', keyA)).toBe(200);
-    return t;
-  }
+  const blockedStranger = blockedStrangerSandboxes(open);
   /** Runs a rate-limit handler as the operator of the sandbox's services. */
   async function asOperator(started: Started, operationId: 'sandboxListRateLimit' | 'sandboxUnblockAddress', fields: Record<string, unknown> = {}) {
     const operator = registerServices([], servicesOf(started.sandbox.companies.get(keyA)!));
