@@ -18,3 +18,28 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
+
+/**
+ * A connection inside a transaction that its caller began and ends: `query` runs statements on it, `exec`
+ * a savepoint's statement, and a nested transaction is a savepoint (PGlite has no nested transactions,
+ * and the group commit begins and commits on a reserved PostgreSQL connection itself).
+ */
+export function insideTransaction(kind: Database['kind'], query: Database['query'], exec: (statement: string) => Promise<unknown>, depth = 1): Database {
+  return {
+    kind,
+    query,
+    async transaction(work) {
+      const name = `sp_${depth}`;
+      await exec(`SAVEPOINT ${name}`);
+      try {
+        const result = await work(insideTransaction(kind, query, exec, depth + 1));
+        await exec(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await exec(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    },
+    close: () => Promise.reject(new Error('close the database, not a transaction')),
+  };
+}

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Database } from './database.js';
+import { insideTransaction, type Database } from './database.js';
 import { sameResults } from './result-types.js';
 
 type Queryable = Pick<Transaction, 'query' | 'exec'>;
@@ -81,27 +81,6 @@ async function run<Row>(db: Queryable, text: string, params?: readonly unknown[]
   return (await db.query<Row>(text, params as unknown[])).rows;
 }
 
-function wrapTransaction(tx: Transaction, depth: number): Database {
-  return {
-    kind: 'pglite',
-    query: (text, params) => run(tx, text, params),
-    // PGlite has one connection and no nested transactions: a nested one is a savepoint.
-    async transaction(work) {
-      const name = `sp_${depth}`;
-      await tx.exec(`SAVEPOINT ${name}`);
-      try {
-        const result = await work(wrapTransaction(tx, depth + 1));
-        await tx.exec(`RELEASE SAVEPOINT ${name}`);
-        return result;
-      } catch (error) {
-        await tx.exec(`ROLLBACK TO SAVEPOINT ${name}`);
-        throw error;
-      }
-    },
-    close: () => Promise.reject(new Error('close the database, not a transaction')),
-  };
-}
-
 /**
  * Opens PGlite with its data in `dir` (created when missing), or in memory when `dir` is undefined.
  * One process at a time may open a directory (PGlite has no locking between processes).
@@ -121,7 +100,7 @@ export async function openPglite(dir?: string): Promise<Database> {
   return {
     kind: 'pglite',
     query: (text, params) => run(db, text, params),
-    transaction: (work) => db.transaction((tx) => work(wrapTransaction(tx, 1))),
+    transaction: (work) => db.transaction((tx) => work(insideTransaction('pglite', (text, params) => run(tx, text, params), (statement) => tx.exec(statement)))),
     close: async () => {
       if (!db.closed) await db.close();
     },

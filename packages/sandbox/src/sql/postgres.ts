@@ -2,7 +2,7 @@
 // connections, each statement with parameters prepared once per connection and reused, several sandbox
 // instances on one database. The same SQL and the same JavaScript values as PGlite (result-types.ts).
 import postgres from 'postgres';
-import type { Database } from './database.js';
+import { insideTransaction, type Database } from './database.js';
 import { sameResults } from './result-types.js';
 
 type Sql = postgres.Sql<Record<string, never>>;
@@ -22,27 +22,6 @@ function wrapTransaction(tx: postgres.TransactionSql): Database {
     kind: 'postgres',
     query: (text, params) => run(tx, text, params),
     transaction: (work) => tx.savepoint((inner) => work(wrapTransaction(inner))) as Promise<never>,
-    close: () => Promise.reject(new Error('close the database, not a transaction')),
-  };
-}
-
-/** A reserved connection inside a transaction this module began: nested transactions are savepoints. */
-function wrapReserved(conn: postgres.ReservedSql, depth: number): Database {
-  return {
-    kind: 'postgres',
-    query: (text, params) => run(conn, text, params),
-    async transaction(work) {
-      const name = `sp_${depth}`;
-      await conn.unsafe(`savepoint ${name}`);
-      try {
-        const result = await work(wrapReserved(conn, depth + 1));
-        await conn.unsafe(`release savepoint ${name}`);
-        return result;
-      } catch (error) {
-        await conn.unsafe(`rollback to savepoint ${name}`);
-        throw error;
-      }
-    },
     close: () => Promise.reject(new Error('close the database, not a transaction')),
   };
 }
@@ -84,7 +63,7 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
         begun.catch(() => {});
         let result;
         try {
-          result = await work(wrapReserved(conn, 1));
+          result = await work(insideTransaction('postgres', (text, params) => run(conn, text, params), (statement) => conn.unsafe(statement)));
           await begun;
         } catch (error) {
           await conn.unsafe('rollback').catch(() => {});
