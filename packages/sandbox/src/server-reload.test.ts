@@ -29,4 +29,14 @@ describe('reloadRoutes', () => {
     expect(t.sandbox.routes.map((r) => r.operationId)).toEqual(before.map((r) => r.operationId));
     expect((await t.a.begin({})).id).toMatch(/^sess_/);
   });
+
+  it('gives a path parameter its value after the reload (the set of routes with parameters was the old one)', async () => {
+    t = await startTestSandbox({ config: { companies: [{ name: 'Company A', companyKey: keyA, registries: ['companies-house'] }] } });
+    const { atime, mtime } = statSync(bundle);
+    restore = () => utimesSync(bundle, atime, mtime);
+    utimesSync(bundle, atime, new Date(mtime.getTime() + 1000));
+    t.sandbox.reloadRoutes();
+    const answer = await fetch(`${t.url}/check-in-companies-house`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyKey: keyA }) });
+    expect([answer.status, (await answer.json()).result?.registry]).toEqual([200, 'companies-house']);
+  });
 });

@@ -201,9 +201,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
   const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args), database: options.database });
-  const completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
+  // `let`, like the routes they come from: reloadRoutes() makes them again (a stale set would match no
+  // route of the new bundles, and a path parameter would reach its handler empty).
+  let completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
   /** Routes whose path has parameters: only theirs is matched again for its values. */
-  const withParameters = new Set(routes.filter((route) => route.path.includes('{')));
+  let withParameters = new Set(routes.filter((route) => route.path.includes('{')));
   let origin = 'http://127.0.0.1';
 
   /**
@@ -545,6 +547,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     reloadRoutes() {
       routes = buildRoutes();
       findRoute = routeFinder(routes);
+      completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
+      withParameters = new Set(routes.filter((route) => route.path.includes('{')));
       warmUp();
     },
     handlers,
