@@ -64,6 +64,7 @@ export type SandboxOptions = {
 };
 
 /** File fields longer than this are decoded ahead of their handler, in pieces (shorter ones take no time). */
+// Stryker disable next-line all: where decoding ahead starts changes when, not what (docs/testing.md).
 const decodeAheadAbove = 64 * 1024;
 
 /** Codes for a request whose key names no company, most specific first (Parts 5 and 7). */
@@ -108,6 +109,7 @@ type LoggedResponse = ServerResponse & { [loggedOf]?: Logged };
  * A request target that is a path alone (no query, escape, dot segment or empty segment) is its own
  * pathname, as `new URL` would read it: no URL object is built for it (issue 14's bench, every request).
  */
+// Stryker disable next-line Regex: a narrower pattern sends more targets to parseTarget, same pathname (docs/testing.md).
 const plainPath = /^(?:\/[\w~-][\w.~-]*)+\/?$|^\/$/;
 
 /** The parts of the request target that the sandbox reads; a URL, or a plain path read as one. */
@@ -125,6 +127,8 @@ class PlainTarget {
  * a young string kept there is copied by every young-generation collection until it is promoted). Paths
  * with IDs in them would fill it with one-offs: it stops taking new ones at `maxKnownTargets`.
  */
+// Stryker disable all: a cache and a shortcut, equivalent for every answer (docs/testing.md): a target
+// the cache or `plainPath` passes over is read by parseTarget into the same pathname.
 const knownTargets = new Map<string, PlainTarget>();
 const maxKnownTargets = 500;
 const maxKnownTargetLength = 200;
@@ -137,6 +141,7 @@ function readTarget(target: string | undefined): Target | undefined {
   if (knownTargets.size < maxKnownTargets && target.length <= maxKnownTargetLength) knownTargets.set(target, plain);
   return plain;
 }
+// Stryker restore all
 
 /** A sandbox server with its state, not yet listening. */
 export type Sandbox = {
@@ -319,6 +324,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // A large file is decoded here, a piece per turn, rather than in one go in its handler (media/data-uri.ts).
       const forget: (() => void)[] = [];
       try {
+        // Stryker disable next-line all: decoding ahead or in the handler gives the same bytes (docs/testing.md).
         for (const name of route.bigFields) if (typeof body[name] === 'string' && body[name].length > decodeAheadAbove) forget.push(await decodeAhead(body[name]));
         // Checking a large upload took a turn of its own: let other requests in before the handler's turn.
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -496,6 +502,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
    * per idle turn once the server listens, so that the first request of an operation finds them ready and
    * a request that arrives meanwhile waits for one piece at most.
    */
+  // Stryker disable all: start-up work done ahead, equivalent for every answer (a validator compiles on its
+  // first use, pdf-lib loads on its first PDF); only the first request's time tells (docs/testing.md).
   function warmUp() {
     const pieces = [...routes.flatMap((route) => [route.validate, ...route.jsonTextFields.map((field) => field.validate)].map((validate) => () => validate.compiled())), () => loadPdfLib()];
     const next = () => {
@@ -505,6 +513,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     };
     setImmediate(next).unref();
   }
+  // Stryker restore all
 
   /**
    * A request's answer is finished: its entry in the console's request log, then its line. One listener
