@@ -17,7 +17,7 @@ const form = (fields: Record<string, string | Uint8Array>) => {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') body.append(name, value);
-    else body.append(name, new Blob([value], { type: 'image/jpeg' }), `${name}.jpg`);
+    else body.append(name, new Blob([new Uint8Array(value)], { type: 'image/jpeg' }), `${name}.jpg`);
   }
   return body;
 };

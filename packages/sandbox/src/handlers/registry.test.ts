@@ -174,9 +174,9 @@ describe('checkInRegistry, across requests', () => {
     const names = new Set<string>();
     let padded: string | undefined;
     for (let i = 0; i < 80 && (names.size < 4 || padded === undefined); i++) {
-      const { result } = await t.a.checkInRegistry({ city: `City ${i}` } as never, { path: { registry: 'companies-house' } });
-      names.add(result.companyName!);
-      if (result.registrationNumber!.startsWith('0')) padded = result.registrationNumber;
+      const { result } = (await t.a.checkInRegistry({ city: `City ${i}` } as never, { path: { registry: 'companies-house' } })) as { result: { companyName: string; registrationNumber: string } };
+      names.add(result.companyName);
+      if (result.registrationNumber.startsWith('0')) padded = result.registrationNumber;
     }
     expect([...names].sort()).toEqual(['Example Holdings Ltd', 'Fixture Logistics JSC', 'Northwind Sample Ltd', 'Placeholder Trading LLC']);
     expect(padded).toMatch(/^0\d{7}$/);
