@@ -69,12 +69,17 @@ export async function makePdf(title: string, sections: PdfSection[], at: number,
     y -= 2 * lineHeight;
     // A few lines at a time: other requests are answered in between, never kept waiting for the whole file.
     const lines: string[] = [];
+    // Lines left out when the bound is reached at a line's end: the notice says so as when a wrap passes it.
+    let leftOut = false;
     for (const line of section.lines) {
-      if (lines.length >= limits.maxPdfLinesPerSection) break;
+      if (lines.length >= limits.maxPdfLinesPerSection) {
+        leftOut = true;
+        break;
+      }
       lines.push(...wrap(font, cut(line), pageSize[0] - 2 * margin));
       await nextTurn();
     }
-    if (lines.length > limits.maxPdfLinesPerSection) lines.splice(limits.maxPdfLinesPerSection, Infinity, `[cut: the sandbox prints at most ${limits.maxPdfLinesPerSection} lines a section]`);
+    if (leftOut || lines.length > limits.maxPdfLinesPerSection) lines.splice(limits.maxPdfLinesPerSection, Infinity, `[cut: the sandbox prints at most ${limits.maxPdfLinesPerSection} lines a section]`);
     for (const [index, text] of lines.entries()) {
       if (index % 20 === 19) await nextTurn();
       if (y < margin) {
