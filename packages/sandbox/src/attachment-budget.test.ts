@@ -2,22 +2,18 @@
 // bytes plus 256 for what is stored beside them, so a company of 10,000 bytes with one session (of 251 to
 // 575 bytes) holds 29 files of 69 bytes (29 x 325 = 9,425), not 30; the next upload is refused and nothing
 // is stored, and deleting a file makes room again.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toDataUri } from './media/data-uri.js';
 import { tinyPng } from './media/png.js';
-import { codeOf, keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { codeOf, keyA, sandboxPerTest } from './sandbox.test-helper.js';
 
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startSandbox = sandboxPerTest();
 
 const where = { stepKey: 'documents', questionKey: 'proof-of-address' };
 
 describe('the byte budget of a company, with files', () => {
   it('counts each file as its bytes plus 256', async () => {
-    t = await startTestSandbox({ limits: { maxBytesPerCompany: 10_000 } });
+    const t = await startSandbox({ limits: { maxBytesPerCompany: 10_000 } });
     expect(tinyPng.length).toBe(69);
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
     const content = toDataUri('image/png', tinyPng);

@@ -105,3 +105,16 @@ export function conforms(schema: string, body: unknown) {
   const validate = ajv.getSchema(`urn:test:current#/components/schemas/${schema}`)!;
   expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
 }
+
+/**
+ * For a test file whose tests each start their own sandbox: `start(options)` starts one, and it is closed
+ * after the test, failed or not.
+ */
+export function sandboxPerTest(): (options?: Parameters<typeof startTestSandbox>[0]) => ReturnType<typeof startTestSandbox> {
+  let started: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
+  afterEach(async () => {
+    await started?.close();
+    started = undefined;
+  });
+  return async (options) => (started = await startTestSandbox(options));
+}

@@ -1,20 +1,16 @@
 // Where the server sends the console's paths, and what the console sees of the other requests: /console and
 // everything under /console/ is the console (a sign-in page, then its pages), /consolex is nobody's path,
 // and an API request shows in the console's request list of its company.
-import { afterEach, describe, expect, it } from 'vitest';
-import { keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { describe, expect, it } from 'vitest';
+import { keyA, sandboxPerTest } from './sandbox.test-helper.js';
 
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startSandbox = sandboxPerTest();
 
 const asA = { cookie: `idv_console=${keyA}` };
 
 describe('the console\'s paths', () => {
   it('are /console and what is under /console/; a path that only starts with /console is not found', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     for (const path of ['/console', '/console/']) {
       const page = await fetch(`${t.url}${path}`);
       expect(page.status).toBe(200);
@@ -29,7 +25,7 @@ describe('the console\'s paths', () => {
   });
 
   it('list the API requests of the signed-in company, and read the query of a console page', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     expect(await (await fetch(`${t.url}/console/requests`, { headers: asA })).text()).not.toContain('/begin');
     await t.a.begin({});
     const list = await (await fetch(`${t.url}/console/requests`, { headers: asA })).text();

@@ -1,17 +1,13 @@
 // A legacy form's JSON text fields are decoded for the handler, and its other fields reach the handler too
 // (a saved configuration named beside a steps field is its base).
-import { afterEach, describe, expect, it } from 'vitest';
-import { keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { describe, expect, it } from 'vitest';
+import { keyA, sandboxPerTest } from './sandbox.test-helper.js';
 
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startSandbox = sandboxPerTest();
 
 describe('a legacy begin form', () => {
   it('with steps as JSON text keeps its other fields: the saved configuration is the base', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const body = new URLSearchParams({ company_key: keyA, config_id: 'cfg-kyc-standard-01', steps: JSON.stringify([{ type: 'company', key: 'from-form' }]) });
     const answer = await fetch(`${t.url}/external-api/begin/`, { method: 'POST', body });
     expect(answer.status).toBe(200);

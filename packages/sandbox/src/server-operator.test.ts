@@ -1,20 +1,16 @@
 // The admin token in place of a company key, on the operations that document invalid-admin-token besides
 // reset: the operator sees every address the rate limit tracks and unblocks any of them; a wrong token is
 // refused with invalid-admin-token.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { post } from './hostile.test-helper.js';
-import { adminToken, startTestSandbox } from './sandbox.test-helper.js';
+import { adminToken, sandboxPerTest } from './sandbox.test-helper.js';
 
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startSandbox = sandboxPerTest();
 
 describe('the operator', () => {
   it('lists and unblocks an address that no company\'s request named', async () => {
-    t = await startTestSandbox({ rateLimit: 1 });
-    const page = async () => (await fetch(`${t!.url}/widget/?session_token=sess_none`)).status;
+    const t = await startSandbox({ rateLimit: 1 });
+    const page = async () => (await fetch(`${t.url}/widget/?session_token=sess_none`)).status;
     expect(await page()).toBe(404);
     expect(await page()).toBe(529);
     const listed = await post(t.url, '/sandbox/list-rate-limit', { adminToken });
@@ -25,7 +21,7 @@ describe('the operator', () => {
   });
 
   it('with a wrong token is refused', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const answer = await post(t.url, '/sandbox/list-rate-limit', { adminToken: 'adm_test_wrong_0000' });
     expect([answer.status, answer.json]).toEqual([400, { argumentError: 'invalid-admin-token' }]);
   });

@@ -2,16 +2,12 @@
 // a legacy card); a JSON upload's other fields take no more than a body without files; and a JSON file
 // field is the same file whether it is short or long enough to be decoded ahead of its handler (over
 // 64 KiB of text).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toDataUri } from './media/data-uri.js';
 import { solidJpeg } from './media/jpeg.js';
-import { keyA, startTestSandbox } from './sandbox.test-helper.js';
+import { keyA, sandboxPerTest } from './sandbox.test-helper.js';
 
-let t: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startSandbox = sandboxPerTest();
 
 const form = (fields: Record<string, string | Uint8Array>) => {
   const body = new FormData();
@@ -24,7 +20,7 @@ const form = (fields: Record<string, string | Uint8Array>) => {
 
 describe('a form with files', () => {
   it('to compare-faces is checked with its files present, and answered', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const face = solidJpeg(200, 240, 'face');
     const answer = await fetch(`${t.url}/compare-faces`, { method: 'POST', body: form({ companyKey: keyA, face1: face, face2: face }) });
     expect(answer.status).toBe(200);
@@ -34,7 +30,7 @@ describe('a form with files', () => {
   });
 
   it('to a legacy card extraction is answered', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const answer = await fetch(`${t.url}/external-api/card/front/`, { method: 'POST', body: form({ company_key: keyA, image: solidJpeg(320, 200, 'card') }) });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/json');
@@ -43,7 +39,7 @@ describe('a form with files', () => {
 
 describe('a JSON file field', () => {
   it('leaves the other fields no more room than a body without files: 1 MiB', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
     // 150 fields of 9,000 characters: each within the text limit, 1.35 MB together.
     const padding = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`note${i}`, 'x'.repeat(9_000)]));
@@ -55,7 +51,7 @@ describe('a JSON file field', () => {
   });
 
   it('is stored as sent, short or over 64 KiB', async () => {
-    t = await startTestSandbox();
+    const t = await startSandbox();
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
     const where = { sessionId: id, stepKey: 'documents', questionKey: 'proof-of-address' };
     const short = solidJpeg(16, 16, 'short');
