@@ -206,11 +206,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
   const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args), database: options.database });
-  // `let`, like the routes they come from: reloadRoutes() makes them again (a stale set would match no
-  // route of the new bundles, and a path parameter would reach its handler empty).
-  let completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
+  // Made from the routes, and made again with them by reloadRoutes() (a stale set would match no route of
+  // the new bundles, and a path parameter would reach its handler empty).
+  const completeRouteOf = (all: Route[]) => all.find((r) => r.operationId === 'sandboxCompleteSession')!;
   /** Routes whose path has parameters: only theirs is matched again for its values. */
-  let withParameters = new Set(routes.filter((route) => route.path.includes('{')));
+  const withParametersOf = (all: Route[]) => new Set(all.filter((route) => route.path.includes('{')));
+  let completeRoute = completeRouteOf(routes);
+  let withParameters = withParametersOf(routes);
   let origin = 'http://127.0.0.1';
 
   /**
@@ -556,8 +558,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     reloadRoutes() {
       routes = buildRoutes();
       findRoute = routeFinder(routes);
-      completeRoute = routes.find((r) => r.operationId === 'sandboxCompleteSession')!;
-      withParameters = new Set(routes.filter((route) => route.path.includes('{')));
+      completeRoute = completeRouteOf(routes);
+      withParameters = withParametersOf(routes);
       warmUp();
     },
     handlers,
