@@ -32,9 +32,10 @@ export declare function startMocks(options?: {
    * then takes about a fifth of a Prism's start (`npm run dev`; about 100 MB each).
    */
   warm?: boolean;
-  /** Other bundle files to serve than the package's (for tests). */
-  bundles?: Record<MockName, string>;
+  /** Other bundle files to serve than the package's, by interface: only the interfaces named are mocked. */
+  bundles?: Partial<Record<MockName, string>>;
 }): Promise<{
+  /** One URL per interface mocked (both unless `bundles` names fewer). */
   urls: MockUrls;
   /**
    * Serves the bundles as they are now: a new Prism per interface accepts on the same port before the old

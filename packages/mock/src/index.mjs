@@ -257,7 +257,8 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
  * Starts one Prism per interface on `host` (127.0.0.1 unless told otherwise); each answers a malformed
  * request target with 400 (prism-preload.mjs). A port of 0, or a port that is taken, gets a free port. A
  * Prism that exits is replaced, and `log` (console.log by default) gets one line about it; `standby` keeps a
- * standby Prism per interface loaded for that. `bundles` names other bundle files (for tests). Returns the
+ * standby Prism per interface loaded for that. `bundles` names other bundle files, by interface: only
+ * the interfaces it names are mocked (the package's two by default). Returns the
  * URLs, a `reload()` that swaps in Prisms of the bundles as they are now without refusing a connection, and
  * a `stop()` that ends everything.
  */
@@ -269,7 +270,8 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
     await Promise.all(supervisors.map((s) => s.stop()));
     rmSync(served, { recursive: true, force: true });
   };
-  const names = Object.keys(bundles);
+  // The interfaces of the bundles given: a test or tool may mock one alone.
+  const names = Object.keys(from);
   let generation = 0;
   // The bundle each interface's Prism serves: a reload starts Prisms only for the bundles that changed
   // (a Prism's start is the reload's cost, and the two would share the CPU).
