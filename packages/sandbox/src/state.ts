@@ -1,7 +1,7 @@
 // Everything the sandbox stores, behind the Store interface (store.ts), and the records' shapes.
 import type { Current } from '@idv-toolkit/types';
 import type { Step } from './companies.js';
-import { defaultLimits, type Limits } from './limits.js';
+import type { Limits } from './limits.js';
 import { identityOf } from './blacklist-identity.js';
 import { createBudget, keyedMutex, memoryCollection, type Collection, type CollectionOptions } from './store.js';
 
@@ -74,7 +74,7 @@ export type State = Collections & {
   close(): Promise<void>;
 };
 
-const lower = (text: string | undefined) => (text === undefined ? undefined : text.trim().toLowerCase());
+const lower = (text: string) => text.trim().toLowerCase();
 /** Characters that JSON writes other than as themselves: a quote, a backslash, controls, surrogates. */
 const escapedInJson = /["\\\u0000-\u001f\ud800-\udfff]/;
 
@@ -86,7 +86,6 @@ const escapedInJson = /["\\\u0000-\u001f\ud800-\udfff]/;
 export function jsonSize(record: unknown): number {
   if (record === null || typeof record !== 'object' || Array.isArray(record) || typeof (record as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(record)?.length ?? 0;
   let length = 1; // "{", and "}" or "," after each member
-  let members = 0;
   for (const key of Object.keys(record)) {
     const value = (record as Record<string, unknown>)[key];
     let size: number;
@@ -100,9 +99,8 @@ export function jsonSize(record: unknown): number {
     else return JSON.stringify(record).length;
     if (escapedInJson.test(key)) return JSON.stringify(record).length;
     length += key.length + 3 + size + 1; // "key":value then , or }
-    members++;
   }
-  return members === 0 ? 2 : length;
+  return length === 1 ? 2 : length; // no member written: "{}"
 }
 
 /** The blacklist check's keys (blacklist-match.ts): document number, personal number, first and last name. */
@@ -117,7 +115,7 @@ export function blacklistMatchKeys(fields: { documentNumber?: string; personalNu
 /** What each kind of record is, for every store: its limits, size estimate, indexes and unique keys. */
 export type CollectionSpecs = { [K in keyof Collections]: Collections[K] extends Collection<infer T> ? CollectionOptions<T> : never };
 
-export function collectionSpecs(limits: Limits = defaultLimits): CollectionSpecs {
+export function collectionSpecs(limits: Limits): CollectionSpecs {
   const maxPerCompany = limits.maxRecordsPerCompany;
   return {
     sessions: {
@@ -136,7 +134,7 @@ export function collectionSpecs(limits: Limits = defaultLimits): CollectionSpecs
 
 export const collectionNames: readonly (keyof Collections)[] = ['sessions', 'blacklist', 'users', 'groups', 'monitoring', 'files'];
 
-export function memoryState(limits: Limits = defaultLimits): State {
+export function memoryState(limits: Limits): State {
   const budget = createBudget(limits.maxBytesPerCompany);
   const specs = collectionSpecs(limits);
   const collections = {

@@ -9,18 +9,20 @@ export type Hit = { entry: WatchlistEntry; score: number };
 const entryTokens = new Map(watchlist.map((entry) => [entry.personId, nameTokens(entry.name)]));
 
 /**
- * Entries whose name scores at least `scoreThreshold` against `fullName`, best first, then by name and
- * ID. With `bornFrom` (YYYY-MM-DD) persons born before that day are left out; companies, which have no
- * birth date, stay in (our choice: as screening services do, a missing date never hides a hit).
+ * Entries whose name scores at least `scoreThreshold` against `fullName`, best first, then by name (every
+ * name of the list is unique: watchlist.test.ts). With `bornFrom` (YYYY-MM-DD) persons born before that
+ * day are left out; companies, which have no birth date, stay in (our choice: as screening services do, a
+ * missing date never hides a hit).
  */
 export function searchWatchlist(fullName: string, scoreThreshold: number, bornFrom?: string): Hit[] {
   const query = nameTokens(fullName);
   if (query.length === 0) return [];
   const hits: Hit[] = [];
   for (const entry of watchlist) {
-    if (bornFrom !== undefined && entry.birthdayTime !== undefined && entry.birthdayTime < bornFrom) continue;
+    // A date missing on either side (no bornFrom, a company) compares as false, so the entry is kept.
+    if (entry.birthdayTime! < bornFrom!) continue;
     const score = Math.round(tokenSimilarity(query, entryTokens.get(entry.personId)!) * 1000) / 10;
     if (score >= scoreThreshold) hits.push({ entry, score });
   }
-  return hits.sort((x, y) => y.score - x.score || x.entry.name.localeCompare(y.entry.name, 'en') || (x.entry.personId < y.entry.personId ? -1 : 1));
+  return hits.sort((x, y) => y.score - x.score || x.entry.name.localeCompare(y.entry.name, 'en'));
 }

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { categories, watchlist, watchlistEntry } from './watchlist.js';
 
 describe('the bundled watchlist', () => {
-  it('holds several hundred persons and companies with unique IDs', () => {
+  it('holds several hundred persons and companies with unique IDs and unique names', () => {
     expect(watchlist.length).toBeGreaterThanOrEqual(300);
     expect(new Set(watchlist.map((e) => e.personId)).size).toBe(watchlist.length);
+    // Hits of equal score are ordered by name alone (search.ts), which is a full order only while no two
+    // entries share a name.
+    expect(new Set(watchlist.map((e) => e.name)).size).toBe(watchlist.length);
     expect(watchlist.filter((e) => e.entityType === 'Person').length).toBeGreaterThan(200);
     expect(watchlist.filter((e) => e.entityType === 'Company').length).toBeGreaterThan(50);
     expect(watchlistEntry(watchlist[7]!.personId)).toBe(watchlist[7]);
