@@ -13,12 +13,13 @@
 // `--update-snapshots` rewrites openapi/released/ from the current descriptions (new APIs get a snapshot,
 // removed ones lose theirs). Run it at release time only: see docs/changing-the-api.md.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { bundle, loadConfig } from '@redocly/openapi-core';
 import { parse } from 'yaml';
 import { quietEnv } from './run.mjs';
 
@@ -32,16 +33,73 @@ export const DIFF_CONFIG = `${RELEASED_DIR}/redocly-diff.yaml`;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 // ---------------------------------------------------------------------------------------------- redocly
+//
+// Both steps run in this process: a `redocly` child process costs a Node start and the CLI's load (0.5 to
+// 0.8 s of CPU) for each bundle and each diff, which made this check and its tests (and every mutant
+// Stryker runs through them) slow.
+// - Bundling is @redocly/openapi-core's `bundle`, as openapi/bundle.mjs does for `npm run build`: the same
+//   bytes as `redocly bundle --output` (compared for the three APIs of openapi/redocly.yaml).
+// - `redocly diff` is not in openapi-core's public API: it is in the CLI's own build, whose modules are
+//   named by a hash and whose exports by a letter. CLI_BUILD names them for the pinned version; with any
+//   other version (or REDOCLY_DIFF=cli) the diff runs as the CLI in a child process, as before, and
+//   check-breaking-engine.test.ts fails until CLI_BUILD names the new build's.
 
-const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
+const require = createRequire(import.meta.url);
+const cliDir = dirname(require.resolve('@redocly/cli/package.json'));
+const redoclyCli = join(cliDir, 'bin/cli.js');
+const CLI_BUILD = { version: '2.77.0', core: 'lib/chunks/KSRBMNUH.js', loadConfig: 'ya', logger: 'oa', diff: 'lib/chunks/HPXIL34S.js' };
 
 async function redocly(args, cwd) {
   try {
     return await execFileAsync(process.execPath, [redoclyCli, ...args], { cwd, env: quietEnv, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
-    const output = `${error.stderr ?? ''}`.split('\n').filter((line) => line.trim() && !/[║╔╚]/.test(line)).join('\n');
-    throw new Error(`redocly ${args[0]} failed: ${output || error.message}`);
+    throw new Error(`redocly ${args[0]} failed: ${plainLines(`${error.stderr ?? ''}`) || error.message}`);
   }
+}
+
+/** What redocly printed, without its boxed notices and blank lines. */
+const plainLines = (text) => text.split('\n').filter((line) => line.trim() && !/[║╔╚]/.test(line)).join('\n');
+
+let inProcessDiff;
+/** The CLI's diff command and config loader from its pinned build, or null when another version is installed. */
+function diffEngine() {
+  inProcessDiff ??= (async () => {
+    if (process.env.REDOCLY_DIFF === 'cli' || require('@redocly/cli/package.json').version !== CLI_BUILD.version) return null;
+    const core = await import(pathToFileURL(join(cliDir, CLI_BUILD.core)).href);
+    const { handleDiff } = await import(pathToFileURL(join(cliDir, CLI_BUILD.diff)).href);
+    const [loadConfig, logger] = [core[CLI_BUILD.loadConfig], core[CLI_BUILD.logger]];
+    if (typeof handleDiff !== 'function' || typeof loadConfig !== 'function' || typeof logger?.info !== 'function') return null;
+    return { handleDiff, loadConfig, logger };
+  })();
+  return inProcessDiff;
+}
+
+/** 'in-process' when the installed @redocly/cli is the build CLI_BUILD names, 'cli' otherwise. */
+export async function diffRunsIn() {
+  return (await diffEngine()) ? 'in-process' : 'cli';
+}
+
+// One in-process diff at a time: each holds the CLI's logger to keep what it prints (a diff is CPU work on
+// this one thread, so running them one after another costs no time).
+let diffQueue = Promise.resolve();
+
+async function diffInProcess(engine, base, revision, config, output) {
+  const run = diffQueue.then(async () => {
+    const printed = [];
+    const saved = { info: engine.logger.info, warn: engine.logger.warn, error: engine.logger.error };
+    for (const level of Object.keys(saved)) engine.logger[level] = (text) => void printed.push(String(text));
+    try {
+      const argv = { base, revision, format: 'json', output, 'fail-on': 'none' };
+      await engine.handleDiff({ argv, config: await engine.loadConfig({ configPath: config }) });
+    } catch (error) {
+      // What the CLI prints before it exits: what its logger said, then the error's message.
+      throw new Error(`redocly diff failed: ${plainLines(`${printed.join('')}\n${error.message}`)}`);
+    } finally {
+      Object.assign(engine.logger, saved);
+    }
+  });
+  diffQueue = run.catch(() => {});
+  return run;
 }
 
 /** The APIs that openapi/redocly.yaml names, as `{ alias: 'current@v1', name: 'current' }`. */
@@ -54,16 +112,36 @@ export const snapshotPath = (name, root = ROOT) => join(root, RELEASED_DIR, `${n
 
 /** Bundles one API of openapi/redocly.yaml into `output` (an absolute path), as the release snapshots are made. */
 export async function bundleApi(alias, output, { root = ROOT } = {}) {
-  await redocly(['bundle', alias, '--config', REDOCLY_CONFIG, '--output', output], root);
+  const config = await loadConfig({ configPath: join(root, REDOCLY_CONFIG) });
+  const entry = config.resolvedConfig.apis?.[alias];
+  if (!entry) throw new Error(`redocly bundle failed: openapi/redocly.yaml names no API ${alias}`);
+  const file = isAbsolute(entry.root) ? entry.root : join(root, dirname(REDOCLY_CONFIG), entry.root);
+  // The first line of what `redocly bundle` prints, to say which file failed and why in its words.
+  const bundling = `bundling ${relative(root, file)} using configuration for api '${alias}'...`;
+  let result;
+  try {
+    result = await bundle({ ref: file, config: config.forAlias(alias) });
+  } catch (error) {
+    const cause = error.source ? `Failed to parse API description at ${file}:\n  - ${error.message.split('\n')[0]}` : error.message;
+    throw new Error(`redocly bundle failed: ${bundling}\n${cause}`);
+  }
+  const errors = result.problems.filter((problem) => problem.severity === 'error');
+  if (errors.length) throw new Error(`redocly bundle failed: ${bundling}\n${errors.map((problem) => `  - ${problem.message}`).join('\n')}`);
+  writeFileSync(output, JSON.stringify(result.bundle.parsed, null, 2));
   return output;
 }
 
-/** Runs `redocly diff base revision` and returns its JSON report (every change, with its impact). */
-export async function diffReport(base, revision, { config = join(ROOT, DIFF_CONFIG) } = {}) {
+/**
+ * Runs `redocly diff base revision` and returns its JSON report (every change, with its impact): in this
+ * process when it can, as the CLI in a child process with `via: 'cli'`.
+ */
+export async function diffReport(base, revision, { config = join(ROOT, DIFF_CONFIG), via } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'idv-diff-'));
   try {
     const output = join(dir, 'report.json');
-    await redocly(['diff', base, revision, '--config', config, '--format', 'json', '--fail-on', 'none', '--output', output], dir);
+    const engine = via === 'cli' ? null : await diffEngine();
+    if (engine) await diffInProcess(engine, base, revision, config, output);
+    else await redocly(['diff', base, revision, '--config', config, '--format', 'json', '--fail-on', 'none', '--output', output], dir);
     return JSON.parse(readFileSync(output, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
