@@ -1,7 +1,9 @@
 // The sandbox's handler code, reloaded in place by `npm run dev` (issue 16): the running sandbox keeps its
 // server, port, data (memory or PGlite), pending callbacks and rate-limit counts, and answers with the new
-// handlers. It reads `handlers[operationId]` of the object it was given (the package's `allHandlers` when
-// none was, as in dev) at each request, so swapping that object's entries is the whole reload.
+// handlers, handed to it by `sandbox.replaceHandlers(handlers, { readOnlyOperations, completeSession })`
+// (the applicant page's finish is the server's own import of handlers/control.js, so it is handed over
+// too). A sandbox without replaceHandlers (a build from before it) reads `handlers[operationId]` of the
+// package's `allHandlers` at each request: that object's entries are swapped instead.
 //
 // A module is loaded once per URL, so the new code is loaded from a copy: each compiled module of the
 // handlers' graph that changed since dev loaded the package, or imports one that did, is copied into
@@ -76,10 +78,12 @@ export const sourceOf = (path) => path.replace(/\.js$/, '.ts');
 /**
  * A reloader of the handlers of the package in `packageDir` (compiled in its dist/), for a process that has
  * loaded the package already (its dist/ as it is now is what is loaded). `reload()`, after each compile,
- * swaps the new handlers into the loaded `allHandlers` and `readOnlyOperations` and resolves to the plan
- * (see planReload) with `generation` (0: nothing to load).
+ * hands the new handlers to `sandbox.replaceHandlers` (with the read-only operations and the
+ * `completeSession` of `control`, new or as loaded), or without a sandbox that has it, swaps them into the
+ * loaded `allHandlers` and `readOnlyOperations`; resolves to the plan (see planReload) with `generation`
+ * (0: nothing to load).
  */
-export async function handlerReloader(packageDir = 'packages/sandbox') {
+export async function handlerReloader(packageDir = 'packages/sandbox', { sandbox, control = 'handlers/control.js' } = {}) {
   const distDir = resolve(packageDir, 'dist');
   const url = (path) => pathToFileURL(join(distDir, path)).href;
   const loaded = readModules(distDir);
@@ -104,6 +108,15 @@ export async function handlerReloader(packageDir = 'packages/sandbox') {
         writeFileSync(join(copyDir, path), text);
       }
       const next = await import(pathToFileURL(join(copyDir, 'handlers/index.js')).href);
+      if (typeof sandbox?.replaceHandlers === 'function') {
+        const code = { readOnlyOperations: next.readOnlyOperations };
+        if (current.has(control)) {
+          const { completeSession } = await import(fresh.has(control) ? pathToFileURL(join(copyDir, control)).href : url(control));
+          if (typeof completeSession === 'function') code.completeSession = completeSession;
+        }
+        sandbox.replaceHandlers(next.allHandlers, code);
+        return { ...plan, generation };
+      }
       for (const operationId of Object.keys(live.allHandlers)) if (!(operationId in next.allHandlers)) delete live.allHandlers[operationId];
       Object.assign(live.allHandlers, next.allHandlers);
       live.readOnlyOperations.clear();

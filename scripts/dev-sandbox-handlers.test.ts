@@ -104,6 +104,48 @@ describe('handlerReloader, in a Node process that loaded the package', () => {
   });
 });
 
+describe('handlerReloader, with a sandbox that offers replaceHandlers', () => {
+  // The package above with the applicant page's finish in handlers/control.js, which the server imports too.
+  const withControl = {
+    ...fakePackage,
+    'handlers/control.js': "export const completeSession = () => 'finished';\nexport const control = { finish: () => completeSession() };\n",
+    'handlers/index.js': "import { some } from './some.js';\nimport { control } from './control.js';\nexport const allHandlers = { ...some, ...control };\nexport const readOnlyOperations = new Set(['greet']);\n",
+  };
+  const driver = (dir: string) => `
+    import { writeFileSync } from 'node:fs';
+    import { join } from 'node:path';
+    const dir = ${JSON.stringify(dir)};
+    const { handlerReloader } = await import(${JSON.stringify(new URL('./dev-sandbox-handlers.mjs', import.meta.url).href)});
+    const live = await import(join(dir, 'dist/handlers/index.js'));
+    const given = [];
+    const sandbox = { replaceHandlers: (handlers, code) => given.push({ handlers, code }) };
+    const reloader = await handlerReloader(dir, { sandbox });
+    const seen = [];
+    const look = () => {
+      const last = given.at(-1);
+      seen.push({ calls: given.length, greet: last?.handlers.greet(), finish: last?.handlers.finish(), completeSession: last?.code.completeSession?.(), readOnly: last && [...last.code.readOnlyOperations], loaded: live.allHandlers.greet() });
+    };
+    writeFileSync(join(dir, 'dist/greeting.js'), "export const greeting = () => 'bonjour';\\n");
+    await reloader.reload();
+    look();
+    writeFileSync(join(dir, 'dist/handlers/control.js'), "export const completeSession = () => 'finished anew';\\nexport const control = { finish: () => completeSession() };\\n");
+    await reloader.reload();
+    look();
+    console.log(JSON.stringify(seen));
+  `;
+
+  it("hands it the new handlers, read-only operations and applicant page's completeSession, and leaves the loaded package's objects alone", () => {
+    const dir = mkdtempSync(join(tmp, 'replace-'));
+    writeDist(dir, withControl);
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', driver(dir)], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    const [greeting, control] = JSON.parse(run.stdout);
+    expect(greeting).toEqual({ calls: 1, greet: 'bonjour', finish: 'finished', completeSession: 'finished', readOnly: ['greet'], loaded: 'hello' });
+    expect(control).toEqual({ calls: 2, greet: 'bonjour', finish: 'finished anew', completeSession: 'finished anew', readOnly: ['greet'], loaded: 'hello' });
+  });
+});
+
 describe('npm run dev, a sandbox handler edited while it runs (a scratch copy of the repository)', () => {
   const companyKey = 'ck_test_sandbox_demo_key_0000';
   let scratch: { dir: string; remove(): void };

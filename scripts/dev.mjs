@@ -39,7 +39,8 @@ const served = await serveAll({ host: options.host, ports: portsFrom(options), s
 served.printUrls();
 served.stopOnSignals();
 // What the sandbox loaded, read now: a save of its code reloads what changed since (see dev-sandbox-handlers.mjs).
-const sandboxCode = await handlerReloader('packages/sandbox');
+// `served.sandbox` (serve-all.mjs): its replaceHandlers takes the new code; without it, the package's objects are swapped.
+const sandboxCode = await handlerReloader('packages/sandbox', { sandbox: served.sandbox });
 
 const ms = (since) => `${Math.round(performance.now() - since)} ms`;
 // How long a burst of saves must be quiet before dev starts: a tool that writes several files writes them
