@@ -11,5 +11,32 @@ export function replyWithText<T>(json: T, text: string): { json: T } {
   return { json, [jsonTextOf]: text } as { json: T };
 }
 
+/**
+ * A reply whose value is made only when something reads it (`invoke`, the console, a test): over HTTP the
+ * server writes the text alone, and the value's copies of every listed record were made for nobody (issue
+ * 14's bench: list-blacklist-records). `make` must give what `JSON.parse(text)` gives; it runs once.
+ */
+class LazyReply<T> {
+  #value: T | undefined;
+  #make: (() => T) | undefined;
+  readonly [jsonTextOf]: string;
+  constructor(make: () => T, text: string) {
+    this.#make = make;
+    this[jsonTextOf] = text;
+  }
+  get json(): T {
+    if (this.#make) {
+      this.#value = this.#make();
+      this.#make = undefined;
+    }
+    return this.#value as T;
+  }
+}
+
+/** A reply of the value `make` gives, made when first read, whose text is `text` (as `replyWithText`). */
+export function lazyReplyWithText<T>(make: () => T, text: string): { json: T } {
+  return new LazyReply(make, text);
+}
+
 /** The text a reply carries, if any. */
 export const textOf = (reply: Reply): string | undefined => (reply as { [jsonTextOf]?: string })[jsonTextOf];

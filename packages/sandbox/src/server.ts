@@ -271,7 +271,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** An answer before it is written: JSON, or a file's bytes. */
-  type Outcome = { status: number; json: unknown; text?: string; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
+  type Outcome = { status: number; json: unknown; text?: string; reply?: { json: unknown }; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
   // Part 7: a group operation's wrong-parameters body carries errorSourceGroup; where no field is to blame
   // (an unreadable body) it names the body (our choice).
   const sourceGroup = (route: Route, code: string) => (code === 'wrong-parameters' && /group/i.test(route.operationId) ? { errorSourceGroup: 'body' } : {});
@@ -366,7 +366,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       throw error;
     }
-    return 'json' in reply ? { status: 200, json: reply.json, text: textOf(reply) } : { status: 200, bytes: reply.bytes, contentType: reply.contentType };
+    if (!('json' in reply)) return { status: 200, bytes: reply.bytes, contentType: reply.contentType };
+    // A reply with its text keeps its value unread (json-text.ts): only `invoke` reads it.
+    const text = textOf(reply);
+    return text === undefined ? { status: 200, json: reply.json } : { status: 200, json: undefined, text, reply };
   }
 
   /**
@@ -397,7 +400,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!route) throw new TypeError(`No operation ${operationId}`);
     await ready();
     const outcome = await answer(route, fields, {}, params, {});
-    return 'json' in outcome ? { status: outcome.status, json: outcome.json } : { status: 200, bytes: outcome.bytes };
+    return 'json' in outcome ? { status: outcome.status, json: outcome.reply ? outcome.reply.json : outcome.json } : { status: 200, bytes: outcome.bytes };
   }
 
   /**

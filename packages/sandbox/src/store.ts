@@ -128,15 +128,28 @@ export function keyedMutex() {
   };
 }
 
+/** An index's keys for one record: its one key alone (the usual case, no array), or several. */
+type Keys = string | readonly string[];
+
 /**
  * A stored record, its charged size, and the keys it was indexed under (by index number: a handler may
- * change the record itself). An index's one key is kept alone, not in its array: a store holds many
- * records, and every object each one keeps is work for each collection of the heap.
+ * change the record itself). The first two indexes' keys sit in the entry itself: a store holds many
+ * records, and every object each one keeps is work for each collection of the heap (issue 14's bench:
+ * add-blacklist-record keeps a record a request, and young-generation collections copy what it keeps).
  */
-type Entry<T> = { record: T; size: number; keys: (string | readonly string[])[] };
+class Entry<T> {
+  k0: Keys = '';
+  k1: Keys = '';
+  more: Keys[] | undefined = undefined;
+  constructor(
+    readonly record: T,
+    readonly size: number,
+  ) {}
+}
+const keysOfEntry = <T>(entry: Entry<T>, at: number): Keys => (at === 0 ? entry.k0 : at === 1 ? entry.k1 : entry.more![at - 2]!);
 /** The keys an entry was indexed under for one index. */
 const keysAt = <T>(entry: Entry<T>, at: number): readonly string[] => {
-  const keys = entry.keys[at]!;
+  const keys = keysOfEntry(entry, at);
   return typeof keys === 'string' ? [keys] : keys;
 };
 
@@ -148,6 +161,7 @@ export type MemoryCollection<T> = Collection<T> & { clear(company?: string): voi
  * once a second record shares the key (a Set keeps insertion order).
  */
 type Ids = string | Set<string>;
+const none: readonly string[] = [];
 
 export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: Budget } = {}): MemoryCollection<T> {
   const { maxPerCompany = Infinity, budget, sizeOf = () => 0, indexes = {}, unique = [] } = options;
@@ -155,6 +169,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const indexFns = indexNames.map((name) => indexes[name]!);
   const uniqueAt = unique.map((name) => indexNames.indexOf(name));
   const byCompany = new Map<string, Map<string, Entry<T>>>();
+  const scratch: (readonly string[])[] = indexNames.map(() => none);
   // Per index, company -> key -> IDs: a map per company (made once), none per key unless two records share it.
   const lookups: Map<string, Map<string, Ids>>[] = indexNames.map(() => new Map());
   const keysOf = (at: number, company: string) => {
@@ -205,16 +220,18 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     const records = partition(company);
     const old = records.get(id);
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
-    const keys: (string | readonly string[])[] = new Array(indexFns.length);
+    // `put` runs to its end without yielding: one array of keys per collection serves every call.
+    const keys = scratch;
     for (let at = 0; at < indexFns.length; at++) keys[at] = indexFns[at]!(record);
-    const clash = uniqueAt.length ? taken(company, id, keys as (readonly string[])[]) : undefined;
+    const clash = uniqueAt.length ? taken(company, id, keys) : undefined;
     if (clash !== undefined) throw new Duplicate(clash);
     const size = sizeOf(record);
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
     if (old) unindex(company, id, old);
+    const entry = new Entry(record, size);
     for (let at = 0; at < lookups.length; at++) {
       const lookup = keysOf(at, company);
-      const indexed = keys[at] as readonly string[];
+      const indexed = keys[at]!;
       for (const key of indexed) {
         const ids = lookup.get(key);
         if (ids === undefined) lookup.set(key, id);
@@ -222,9 +239,13 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
           if (ids !== id) lookup.set(key, new Set([ids, id]));
         } else ids.add(id);
       }
-      if (indexed.length === 1) keys[at] = indexed[0]!;
+      const kept = indexed.length === 1 ? indexed[0]! : indexed;
+      if (at === 0) entry.k0 = kept;
+      else if (at === 1) entry.k1 = kept;
+      else (entry.more ??= [])[at - 2] = kept;
+      keys[at] = none;
     }
-    records.set(id, { record, size, keys });
+    records.set(id, entry);
   };
   const remove = (company: string, id: string) => {
     const records = byCompany.get(company);
