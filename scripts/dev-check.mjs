@@ -7,9 +7,10 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 /**
- * Starts the worker. `check(changed)` is specChecker's check (spec-check.mjs), run in the worker, resolving
- * to `{ texts, errors, warnings, checked }`: `texts` maps each API's name to its bundle as dev writes it
- * (JSON, two-space indent), undefined when any API has an error. Checks run one at a time, in order.
+ * Starts the worker. `check(changed, onBundled)` is specChecker's check (spec-check.mjs), run in the worker,
+ * resolving to `{ texts, errors, warnings, checked }`: `texts` maps each API's name to its bundle as dev
+ * writes it (JSON, two-space indent), undefined when any API has an error. `onBundled(texts)` gets the
+ * texts of the APIs bundled anew before the lint (see specChecker). Checks run one at a time, in order.
  * `close()` ends the worker.
  */
 export function checkerWorker({ configPath = 'openapi/redocly.yaml', cwd = process.cwd() } = {}) {
@@ -17,7 +18,8 @@ export function checkerWorker({ configPath = 'openapi/redocly.yaml', cwd = proce
   worker.unref();
   let next = 0;
   const waiting = new Map();
-  worker.on('message', ({ id, result, error }) => {
+  worker.on('message', ({ id, bundled, result, error }) => {
+    if (bundled) return void waiting.get(id)?.onBundled?.(bundled);
     const { resolve, reject } = waiting.get(id) ?? {};
     waiting.delete(id);
     if (error === undefined) resolve?.(result);
@@ -30,10 +32,10 @@ export function checkerWorker({ configPath = 'openapi/redocly.yaml', cwd = proce
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the check's worker ended (${code})`)));
   return {
-    check(changed) {
+    check(changed, onBundled) {
       const id = ++next;
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
+        waiting.set(id, { resolve, reject, onBundled });
         worker.postMessage({ id, changed });
       });
     },
@@ -46,11 +48,18 @@ if (!isMainThread && parentPort && workerData?.devCheck) {
   const checker = specChecker(workerData.devCheck);
   // The checker keeps each API's last bundle and findings between checks: one check at a time.
   let chain = Promise.resolve();
+  // Each bundle's text once: an API not bundled again keeps its document, and so its text.
+  const textOf = new WeakMap();
+  const text = (document) => {
+    if (!textOf.has(document)) textOf.set(document, JSON.stringify(document, null, 2));
+    return textOf.get(document);
+  };
+  const textsOf = (bundles) => Object.fromEntries(Object.entries(bundles).map(([name, document]) => [name, text(document)]));
   parentPort.on('message', ({ id, changed }) => {
     chain = chain.then(async () => {
       try {
-        const { bundles, errors, warnings, checked } = await checker.check(changed);
-        const texts = bundles && Object.fromEntries(Object.entries(bundles).map(([name, document]) => [name, JSON.stringify(document, null, 2)]));
+        const { bundles, errors, warnings, checked } = await checker.check(changed, (made) => parentPort.postMessage({ id, bundled: textsOf(made) }));
+        const texts = bundles && textsOf(bundles);
         parentPort.postMessage({ id, result: { texts, errors, warnings, checked } });
       } catch (error) {
         parentPort.postMessage({ id, error: String(error?.message ?? error) });

@@ -27,8 +27,11 @@ describe('checkerWorker', () => {
 
     const operation = countGroupsOperation();
     addOperation(at('openapi/current'), operation);
-    const saved = await worker.check(['openapi/current/openapi.yaml', ...Object.keys(operation.files).map((file) => `openapi/current/${file}`)]);
+    let bundledFirst: Record<string, string> | undefined;
+    const saved = await worker.check(['openapi/current/openapi.yaml', ...Object.keys(operation.files).map((file) => `openapi/current/${file}`)], (texts: Record<string, string>) => (bundledFirst = texts));
     expect(saved.checked).toEqual(['current']);
+    // Before the lint, the bundle of the API bundled anew, as the check then gives it.
+    expect(bundledFirst).toEqual({ current: saved.texts!.current });
     expect(JSON.parse(saved.texts!.current!).paths['/count-groups'].post.operationId).toBe('countGroups');
     expect(saved.texts!.legacy).toBe(first.texts!.legacy);
   }, 180_000);

@@ -1,70 +1,73 @@
-// The types `npm run dev` makes beside the lint (dev-types-ahead.mjs): of the APIs a save touches, from a
-// bundle byte for byte the check's (else dev would always generate them a second time), and nothing for a
-// save that does not bundle.
-import { writeFileSync } from 'node:fs';
+// The types `npm run dev` makes beside the lint (dev-types-ahead.mjs): from the bundles the check hands on
+// before it lints (dev-check.mjs), of the APIs bundled anew only, and none when the bundles are the served ones.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { typesAhead, touchedApis } from './dev-types-ahead.mjs';
+import { typesAhead } from './dev-types-ahead.mjs';
 import { addOperation, countGroupsOperation } from './fixtures/count-groups.mjs';
 import { scratchRepository } from './fixtures/scratch-repository.mjs';
 import { specChecker } from './spec-check.mjs';
 
-describe('touchedApis', () => {
-  const apis = { 'current@v1': { root: 'current/openapi.yaml' }, 'legacy@v1': { root: 'legacy/openapi.yaml' }, 'sandbox@v1': { root: 'sandbox/openapi.yaml' } };
-
-  it("names the APIs whose folder holds a saved file, every API for a file in none (common/, redocly.yaml)", () => {
-    expect(touchedApis(apis, ['current/paths/list-groups.yaml', 'current/openapi.yaml'])).toEqual(['current']);
-    expect(touchedApis(apis, ['legacy/paths/x.yaml', 'current/openapi.yaml'])).toEqual(['legacy', 'current']);
-    expect(touchedApis(apis, ['current/openapi.yaml', 'common/components/schemas/CompanyKey.yaml'])).toEqual(['current', 'legacy', 'sandbox']);
-    expect(touchedApis(apis, ['redocly.yaml'])).toEqual(['current', 'legacy', 'sandbox']);
-    expect(touchedApis(apis, ['currently/x.yaml'])).toEqual(['current', 'legacy', 'sandbox']);
-  });
-});
-
 describe('typesAhead', () => {
   const scratch = scratchRepository({ prefix: 'idv-types-ahead-', paths: ['openapi', 'openapi/dist', 'packages/types'] });
   const at = (path: string) => join(scratch.dir, path);
-  const worker = typesAhead({ configPath: at('openapi/redocly.yaml'), bundleDir: at('openapi/dist') });
+  const worker = typesAhead({ bundleDir: at('openapi/dist') });
   afterAll(async () => {
     await worker.close();
     scratch.remove();
   });
+  const checker = specChecker({ configPath: at('openapi/redocly.yaml'), cwd: scratch.dir });
 
-  it("makes the types of a save that adds an operation, from the check's very bundle", async () => {
+  it('makes the types of a save that adds an operation from the bundles the check hands on before its lint', async () => {
+    await checker.check();
     const operation = countGroupsOperation();
     addOperation(at('openapi/current'), operation);
-    const saved = ['current/openapi.yaml', ...Object.keys(operation.files).map((file) => `current/${file}`)];
-    let bundledFirst: Record<string, string> | undefined;
-    const [made, checked] = await Promise.all([worker.ahead(saved, (texts: Record<string, string>) => (bundledFirst = texts)), specChecker({ configPath: at('openapi/redocly.yaml'), cwd: scratch.dir }).check()]);
+    const saved = ['openapi/current/openapi.yaml', ...Object.keys(operation.files).map((file) => `openapi/current/${file}`)];
+    let made: Promise<Awaited<ReturnType<typeof worker.make>>> | undefined;
+    const checked = await checker.check(saved, (bundles: Record<string, unknown>) => {
+      made = worker.make(Object.fromEntries(Object.entries(bundles).map(([name, document]) => [name, JSON.stringify(document, null, 2)])));
+    });
     expect(checked.errors).toEqual([]);
-    expect(Object.keys(made!.texts)).toEqual(['current']);
-    expect(made!.texts.current).toBe(JSON.stringify(checked.bundles!.current, null, 2));
-    // The bundles came first, on their own, for the mocks to load while the types are made.
-    expect(bundledFirst).toEqual(made!.texts);
-    const files = new Map(made!.files);
+    const types = await made!;
+    expect(Object.keys(types!.texts)).toEqual(['current']);
+    expect(types!.texts.current).toBe(JSON.stringify(checked.bundles!.current, null, 2));
+    const files = new Map(types!.files);
     expect(files.get('current-operations.ts')).toMatch(/"countGroups": \{\s*"path": "\/count-groups"/);
     expect(files.get('current.ts')).toContain('CountGroupsResponse');
     expect(files.has('legacy.ts')).toBe(false);
   }, 120_000);
 
   it('makes no types when the bundles are the served ones (the second half of a burst seen in two)', async () => {
-    const saved = ['current/openapi.yaml'];
-    const first = await worker.ahead(saved);
+    const served = JSON.parse(readFileSync(at('openapi/dist/current.json'), 'utf8'));
+    const texts = { current: JSON.stringify({ ...served, info: { ...served.info, title: 'Changed' } }, null, 2) };
+    const first = await worker.make(texts);
     expect(first!.files.length).toBeGreaterThan(0);
-    writeFileSync(at('openapi/dist/current.json'), first!.texts.current!);
-    const again = await worker.ahead(saved);
-    expect(again).toEqual({ texts: first!.texts, files: [], unchanged: true });
+    writeFileSync(at('openapi/dist/current.json'), texts.current);
+    expect(await worker.make(texts)).toEqual({ texts, files: [], unchanged: true });
   }, 120_000);
 
   it('answers at once, with nothing, once its worker is gone', async () => {
-    const stopped = typesAhead({ configPath: at('openapi/redocly.yaml'), bundleDir: at('openapi/dist') });
+    const stopped = typesAhead({ bundleDir: at('openapi/dist') });
     await stopped.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await stopped.ahead(['current/openapi.yaml'])).toBeUndefined();
+    expect(await stopped.make({ current: '{}' })).toBeUndefined();
   });
+});
 
-  it('makes nothing of a save that does not bundle', async () => {
+describe("the check's bundles before its lint", () => {
+  const scratch = scratchRepository({ prefix: 'idv-bundled-first-', paths: ['openapi'] });
+  const at = (path: string) => join(scratch.dir, path);
+  afterAll(() => scratch.remove());
+
+  it('are handed on only for the APIs bundled anew, and not for a save that does not bundle', async () => {
+    const checker = specChecker({ configPath: at('openapi/redocly.yaml'), cwd: scratch.dir });
+    const handed: string[][] = [];
+    const onBundled = (bundles: Record<string, unknown>) => handed.push(Object.keys(bundles));
+    await checker.check(undefined, onBundled);
+    await checker.check(['openapi/legacy/openapi.yaml'], onBundled);
     writeFileSync(at('openapi/current/openapi.yaml'), 'openapi: 3.1.0\npaths:\n  /x:\n    $ref: paths/missing.yaml\n');
-    expect(await worker.ahead(['current/openapi.yaml'])).toBeUndefined();
-  }, 60_000);
+    const failed = await checker.check(['openapi/current/openapi.yaml'], onBundled);
+    expect(failed.bundles).toBeUndefined();
+    expect(handed).toEqual([['current', 'legacy', 'sandbox'], ['legacy']]);
+  }, 120_000);
 });

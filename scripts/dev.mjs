@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run dev`: serves docs, both mocks and the sandbox, and watches openapi/, the docs site's sources and
 // the sandbox's sources (watch-spec.mjs: every way of saving, new and deleted files). On each spec save, in
-// this one long-lived process: bundle and lint (spec-check.mjs, in a worker thread: dev-check.mjs) while
-// another worker bundles the same files and makes their types (dev-types-ahead.mjs) and the warm Prisms
-// load that worker's bundles; on an error, say
+// this one long-lived process: bundle and lint (spec-check.mjs, in a worker thread: dev-check.mjs); the
+// bundles, made before the lint, are handed to another worker that makes their types (dev-types-ahead.mjs)
+// and to the mocks, which start reading them, while the lint runs; on an error, say
 // what is wrong where (file:line:col) and keep everything as it was; else, side by side, the sandbox reads
 // its routes again (in place, its data kept), the warm Prisms are swapped in (no request refused
 // meanwhile), the types are written and the types package compiled, and the docs are rebuilt in a build
@@ -66,7 +66,7 @@ function problemLines(label, problems) {
 
 // In a worker thread: the lint does not yield, and this thread serves the sandbox and hands the bundles on.
 const checker = checkerWorker();
-// The types of each save are made in a worker beside the check (the lint is most of it): see dev-types-ahead.mjs.
+// The types of each save are made in a worker beside the lint, from the check's bundles: see dev-types-ahead.mjs.
 const ahead = typesAhead();
 const docsBuild = warmDocsBuild({ env: quietEnv });
 const rebuildDocs = docsRebuilder({ run: docsBuild.run });
@@ -78,25 +78,24 @@ async function rebuild(files, burst) {
   // Every time is counted from the save (the first change of the burst), as the artifacts' readers see it.
   const began = burst?.firstEventAt ?? performance.now();
   const lines = [changedLine(files.map((file) => `openapi/${file}`), burst)];
-  // As soon as the worker has bundled, the warm Prisms start loading its bundles, held from the port until
-  // the check has passed (then swapped in if the check's bundles are the same) or dropped if it fails.
-  let checked = false;
+  // As soon as the check has bundled (before its lint), the types worker makes the types of its bundles
+  // and the mocks start reading them, held from the port until the check has passed (then swapped in) or
+  // dropped if it fails.
   let prepared;
-  // When the worker's bundles came and when the warm Prisms had taken them (their modules loaded, the
-  // document being read): the mocks line says where a late mock lost its time.
+  let early;
+  // When the check's bundles came and when the mocks had taken them (the document being read): the mocks
+  // line says where a late mock lost its time.
   const mockTimes = {};
-  const early = ahead.ahead(files, (texts) => {
+  const onBundled = (texts) => {
     mockTimes.bundled = performance.now();
-    if (!checked) {
-      prepared = served.mocks.prepare(texts).then(
-        (made) => ((mockTimes.warm = performance.now()), made),
-        () => undefined,
-      );
-    }
-  });
+    early = ahead.make(texts);
+    prepared = served.mocks.prepare(texts).then(
+      (made) => ((mockTimes.warm = performance.now()), made),
+      () => undefined,
+    );
+  };
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
-  const { texts, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`));
-  checked = true;
+  const { texts, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`), onBundled);
   const dropPrepared = () => prepared?.then((made) => made?.cancel());
   if (!texts) {
     dropPrepared();
@@ -132,10 +131,10 @@ async function rebuild(files, burst) {
   }
   const at = (time) => (time === undefined ? 'not' : `${Math.round(time - began)} ms`);
   const reloaded = served.mocks.reload({ prepared }).then(
-    () => `  mocks    answer with the change (${ms(began)}; the worker's bundle at ${at(mockTimes.bundled)}, taken by a warm Prism at ${at(mockTimes.warm)})`,
+    () => `  mocks    answer with the change (${ms(began)}; the check's bundle at ${at(mockTimes.bundled)}, taken by a warm Prism at ${at(mockTimes.warm)})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
-  // The worker's types, if it bundled what the check bundled; else generated here.
+  // The worker's types, if it made them of the bundles served; else generated here.
   const made = await early;
   const fits = made && !made.unchanged && bundled.every((name) => made.texts[name] === servedBundles.get(name));
   const generated = fits ? made.files : await generateAll({ only: bundled });

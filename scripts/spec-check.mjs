@@ -44,7 +44,10 @@ function describeThrown(error, cwd) {
  * current description no longer bundles the legacy and sandbox ones. Resolves to `{ bundles, errors,
  * warnings, checked }`: `bundles` maps each API's name (`current`, …) to its bundled document and is
  * undefined when any API has an error; `errors` and `warnings` are lines from describeProblem, each once;
- * `checked` names the APIs bundled this time. The example rules' validators are kept between checks, by
+ * `checked` names the APIs bundled this time. `onBundled(bundles)`, if given, gets the bundles of the APIs
+ * bundled this time as soon as they are made, before any lint, when none has a bundle error: `npm run dev`
+ * makes their types and has the mocks read them while the lint runs (it serves them only if the check
+ * passes). The example rules' validators are kept between checks, by
  * the content of the schemas they check (dev-example-validators.mjs): a lint compiles only the schemas a
  * save changed, about a third of its CPU time.
  */
@@ -61,7 +64,7 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
   const bundledBy = new Map();
 
   return {
-    async check(changed) {
+    async check(changed, onBundled) {
       await keepExampleValidators();
       const configText = await readFile(configPath, 'utf8');
       const config = await loadConfig({ configPath });
@@ -71,6 +74,8 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
       const errors = new Set();
       const warnings = new Set();
       const checked = [];
+      // Every API is bundled first, then the bundled ones linted: the bundles are wanted before the lint.
+      const toLint = [];
       for (const [alias, { root: entry }] of Object.entries(config.resolvedConfig.apis ?? {})) {
         const ref = resolve(root, entry);
         const last = bundledBy.get(alias);
@@ -90,6 +95,12 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
           lintedBy.delete(alias);
           continue;
         }
+        toLint.push({ alias, ref, apiConfig, result });
+      }
+      if (onBundled && checked.length && !errors.size && toLint.every(({ result }) => !result.problems.some((p) => p.severity === 'error'))) {
+        onBundled(Object.fromEntries(toLint.map(({ alias, result }) => [alias.split('@')[0], result.bundle.parsed])));
+      }
+      for (const { alias, ref, apiConfig, result } of toLint) {
         const key = await fingerprint(configText, [ref, ...result.fileDependencies]);
         if (lintedBy.get(alias)?.key !== key) {
           const linted = await lint({ ref, config: apiConfig });
@@ -106,7 +117,10 @@ export function specChecker({ configPath = 'openapi/redocly.yaml', cwd = process
           bundledBy.set(alias, { configText, files: [ref, ...[...result.fileDependencies].map((file) => resolve(file))], document: result.bundle.parsed });
         }
       }
-      return { bundles: errors.size ? undefined : bundles, errors: [...errors], warnings: [...warnings], checked };
+      // In the order of redocly.yaml, whichever were bundled anew.
+      const names = Object.keys(config.resolvedConfig.apis ?? {}).map((alias) => alias.split('@')[0]);
+      const ordered = Object.fromEntries(names.filter((name) => name in bundles).map((name) => [name, bundles[name]]));
+      return { bundles: errors.size ? undefined : ordered, errors: [...errors], warnings: [...warnings], checked };
     },
   };
 }
