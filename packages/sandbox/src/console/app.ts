@@ -219,8 +219,10 @@ export function createConsole(options: ConsoleOptions): ConsoleApp {
   /** A session's media, fetched through the API's own media operations for the company that holds it. */
   async function media(res: ServerResponse, viewer: Viewer, ref: string, sessionId: string, kind: string) {
     const company = all[Number(ref)];
-    const source = mediaSources[kind];
-    if (!company || !viewer.companies.includes(company) || !source) return send(res, 404, 'Not found', 'text/plain; charset=utf-8');
+    const source = Object.hasOwn(mediaSources, kind) ? mediaSources[kind] : undefined;
+    // `source` is '' for the captions, which no operation serves: only a kind not in the table (nor one of
+    // an object's own names, such as `constructor`) is unknown.
+    if (!company || !viewer.companies.includes(company) || source === undefined) return send(res, 404, 'Not found', 'text/plain; charset=utf-8');
     if (kind === 'captions') return send(res, 200, captions, 'text/vtt; charset=utf-8');
     const answer = await invoke(source, source.startsWith('legacy') ? { company_key: company.companyKey, session_token: sessionId } : { companyKey: company.companyKey, sessionId, exportSession: true });
     const dataUri = /^data:([^;,]+)(?:;[^,]*)?,(.*)$/s.exec(String((answer.json as { result?: unknown } | undefined)?.result ?? ''));

@@ -31,10 +31,11 @@ export async function blacklistPage(view: View): Promise<Page> {
 }
 
 export async function usersPage(view: View): Promise<Page> {
-  const users = await each<{ id: string; username?: string; email: string; roles?: string[] }>(view, (company) => view.call(company, 'listUsers'));
+  // listUsers answers the e-mail a user was created with as its `username` (the interface has no `email` field).
+  const users = await each<{ id: string; username: string; roles?: string[] }>(view, (company) => view.call(company, 'listUsers'));
   const groups = await each<{ id: string; name: string; memberUserIds?: string[] }>(view, (company) => view.call(company, 'listGroups'));
   const back = '/console/users';
-  const live = html`<h2>Users</h2>${table(view, 'Users', ['ID', 'E-mail', 'Roles', 'Delete'], users, (u, company) => html`<tr><td>${u.id}</td>${companyCell(view.viewer, company.name)}<td>${u.email}</td><td>${(u.roles ?? []).join(', ')}</td><td>${action('delete-user', view.ref(company), back, { userId: u.id }, 'Delete', 'secondary')}</td></tr>`)}
+  const live = html`<h2>Users</h2>${table(view, 'Users', ['ID', 'E-mail', 'Roles', 'Delete'], users, (u, company) => html`<tr><td>${u.id}</td>${companyCell(view.viewer, company.name)}<td>${u.username}</td><td>${(u.roles ?? []).join(', ')}</td><td>${action('delete-user', view.ref(company), back, { userId: u.id }, 'Delete', 'secondary')}</td></tr>`)}
 <h2>Groups</h2>${table(view, 'Groups', ['ID', 'Name', 'Members', 'Delete'], groups, (g, company) => html`<tr><td>${g.id}</td>${companyCell(view.viewer, company.name)}<td>${g.name}</td><td>${(g.memberUserIds ?? []).join(', ') || '—'}</td><td>${action('delete-group', view.ref(company), back, { groupId: g.id }, 'Delete', 'secondary')}</td></tr>`)}`;
   return { title: 'Users and groups', body: html`<div id="live" aria-live="polite">${live}</div>`, live };
 }
