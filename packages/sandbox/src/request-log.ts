@@ -11,8 +11,34 @@ const maxPathLength = 200;
 export function formatLine(line: RequestLine, secrets: readonly string[]): string {
   let path = line.path.length > maxPathLength ? `${line.path.slice(0, maxPathLength)}...` : line.path;
   for (const secret of secrets) if (secret && path.includes(secret)) path = path.replaceAll(secret, '[redacted]');
-  const company = line.company === undefined ? '-' : JSON.stringify(line.company);
-  return `${line.method} ${path} ${line.operation ?? '-'} ${line.status} ${line.ms.toFixed(1)}ms ${company}`;
+  const company = line.company === undefined ? '-' : quoted(line.company);
+  return `${line.method} ${path} ${line.operation ?? '-'} ${line.status} ${oneDecimal(line.ms)}ms ${company}`;
+}
+
+/**
+ * Company names as JSON strings, each written once: the names come from the configuration, few and
+ * repeated on every line (issue 14's bench: a line per request). Bounded, in case a name is ever not.
+ */
+const quotedNames = new Map<string, string>();
+function quoted(name: string): string {
+  let text = quotedNames.get(name);
+  if (text === undefined) {
+    text = JSON.stringify(name);
+    if (quotedNames.size < 100) quotedNames.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * `ms.toFixed(1)`, without its exact decimal conversion where none is needed: a duration rounded to
+ * tenths by `Math.round` is the same unless ms * 10 lies so near a half that the product's rounding could
+ * tip it; those, and anything not a plain duration, go through `toFixed` (issue 14's bench: a fifth of a line).
+ */
+export function oneDecimal(ms: number): string {
+  const tenths = ms * 10;
+  const rounded = Math.round(tenths);
+  if (!(ms >= 0 && ms < 1e9) || Math.abs(Math.abs(tenths - rounded) - 0.5) < 1e-6) return ms.toFixed(1);
+  return `${(rounded - (rounded % 10)) / 10}.${rounded % 10}`;
 }
 
 /** Lines wait until this many characters are pending, or this long after the first of them. */

@@ -12,7 +12,7 @@ import { demoCompanies, type Company } from './companies.js';
 import type { Context, Handler, Handlers, Reply } from './context.js';
 import { ApiError, StoreFull } from './errors.js';
 import { attachConsole } from './console/index.js';
-import { tappable } from './console/request-ring.js';
+import { finishedAt, tappable, watchedSince } from './console/request-ring.js';
 import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession } from './handlers/control.js';
@@ -530,18 +530,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const logged = this[loggedOf];
     if (!logged) return;
     this[loggedOf] = undefined;
-    const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.trace.operation, status: this.statusCode, ms: performance.now() - logged.started, company: logged.trace.company };
+    // The console's entry of the request timed its end just now (one clock reading for both), if it has one.
+    const ended = finishedAt(this) ?? performance.now();
+    const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.trace.operation, status: this.statusCode, ms: ended - logged.started, company: logged.trace.company };
     log!(formatLine(line, secrets));
   }
 
   // `tappable`: the console's request log copies the bodies through the request and answer classes' own methods.
   const server = createServer(tappable, (req, res) => {
-    const started = log ? performance.now() : 0;
     const trace: Trace = {};
     const url = readTarget(req.url);
     const path = url?.pathname;
     consoleApp.watch(req, res, trace, path);
-    if (log) (res as LoggedResponse)[loggedOf] = { started, trace, path };
+    // Timed from when the console's request log began to watch it (one clock reading for both), or now.
+    if (log) (res as LoggedResponse)[loggedOf] = { started: watchedSince(res) ?? performance.now(), trace, path };
     res.on('finish', finished);
     handle(req, res, trace, url).catch((error) => {
       // A bug of the sandbox, not of the request: say so plainly, never hang.

@@ -194,7 +194,9 @@ function intern(text: string | undefined): string | undefined {
  * shape of its own for Node's HTTP code to meet). A request that is not watched passes straight through.
  */
 class TappedRequest extends IncomingMessage {
-  [flightOf]: Flight | undefined = undefined;
+  // Declared, not initialised: set by `watch` on every request it watches (an initialiser was one more
+  // property definition per request and per answer, issue 14's bench); unset reads as undefined.
+  declare [flightOf]: Flight | undefined;
   // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     this[flightOf]?.incoming.add(chunk, encoding);
@@ -202,7 +204,7 @@ class TappedRequest extends IncomingMessage {
   }
 }
 class TappedResponse extends ServerResponse {
-  [flightOf]: Flight | undefined = undefined;
+  declare [flightOf]: Flight | undefined;
 }
 // writeHead, write and end have overloads that a class body cannot restate: set on the prototype. Their
 // arguments are passed on as `arguments` (a rest parameter would be an array per call).
@@ -216,6 +218,12 @@ tapped.writeHead = function writeHead(this: TappedResponse) {
       const arg: unknown = arguments[at];
       if (arg === null || typeof arg !== 'object') continue;
       if (Array.isArray(arg)) break;
+      // The name the sandbox itself writes, read directly; any other spelling by a scan of the names.
+      const usual = (arg as Record<string, unknown>)['content-type'];
+      if (typeof usual === 'string') {
+        flight.writtenType = usual;
+        break;
+      }
       for (const name in arg as Record<string, unknown>) {
         if (name.length !== 12 || name.toLowerCase() !== 'content-type') continue;
         const value = (arg as Record<string, unknown>)[name];
@@ -322,13 +330,16 @@ export function createRequestRing({
       slots[at] = slot;
     }
     const responseType = res.getHeader('content-type');
+    const ended = performance.now();
+    lastFinish.res = res;
+    lastFinish.at = ended;
     slot.seq = seq;
     slot.time = flight.time;
     slot.method = req.method ?? '-';
     slot.path = flight.path ?? '-';
     slot.operation = flight.trace.operation ?? null;
     slot.status = res.statusCode;
-    slot.durationMs = Math.round((performance.now() - flight.started) * 10) / 10;
+    slot.durationMs = Math.round((ended - flight.started) * 10) / 10;
     slot.sourceIp = req.socket.remoteAddress ?? '';
     // Strings the slot keeps for the next 1,000 requests: the path as the server read it, which is an old
     // string for a path it has seen before, and content types from a short list of those seen. A new
@@ -430,3 +441,18 @@ export function createRequestRing({
 }
 
 const noTrace: Trace = {};
+
+/**
+ * The clock readings of a watched request, for the server's log line: it times the same request from the
+ * same moments, and each reading of `performance.now()` costs a fraction of a microsecond (issue 14's
+ * bench: four a request, two of them the same as two others).
+ */
+const lastFinish: { res: ServerResponse | undefined; at: number } = { res: undefined, at: 0 };
+/** When `watch` began timing `res` (`performance.now()`), if the ring watches it. */
+export const watchedSince = (res: ServerResponse): number | undefined => (res as TappedResponse)[flightOf]?.started;
+/** When the ring's entry of `res` took its end (`performance.now()`), if that was the latest to finish; asked once. */
+export function finishedAt(res: ServerResponse): number | undefined {
+  if (lastFinish.res !== res) return undefined;
+  lastFinish.res = undefined;
+  return lastFinish.at;
+}
