@@ -15,7 +15,7 @@ import { attachConsole } from './console/index.js';
 import { finishedAt, tappable, watchedSince } from './console/request-ring.js';
 import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
-import { completeSession } from './handlers/control.js';
+import { completeSession as packagedCompleteSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
 import { textOf } from './json-text.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
@@ -143,10 +143,22 @@ function readTarget(target: string | undefined): Target | undefined {
 }
 // Stryker restore all
 
+/** What finishes a session from the applicant page (handlers/control.ts's completeSession). */
+export type CompleteSession = typeof packagedCompleteSession;
+
+/** The handler code that `replaceHandlers` swaps in; what is left out stays as it is. */
+export type HandlerCode = {
+  /** The operations that only read: they run outside their company's transaction. */
+  readOnlyOperations?: Iterable<string>;
+  /** The applicant page's finish (the control API's sandboxCompleteSession uses its own handler). */
+  completeSession?: CompleteSession;
+};
+
 /** A sandbox server with its state, not yet listening. */
 export type Sandbox = {
   server: Server;
   routes: Route[];
+  /** The handlers answering now (replaceHandlers swaps them). */
   handlers: Handlers;
   state: State;
   /** The companies by company key. */
@@ -160,6 +172,11 @@ export type Sandbox = {
   invoke(operationId: string, fields: Record<string, unknown>, params?: Record<string, string>): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }>;
   /** Reads the routes and request checks again from the bundles (after `npm run dev` rewrote them); data, callbacks and connections stay. */
   reloadRoutes(): void;
+  /**
+   * Answers from now on with `handlers` (new code of the handlers, `npm run dev`): the data, callbacks,
+   * rate-limit counts, connections and port stay; a request already running ends with the code it began with.
+   */
+  replaceHandlers(handlers: Handlers, code?: HandlerCode): void;
   /** Starts listening; resolves to the origin, e.g. http://127.0.0.1:4020. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
@@ -173,7 +190,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // `let`: reloadRoutes() swaps them for the routes of rewritten bundles (npm run dev).
   let routes = buildRoutes();
   let findRoute = routeFinder(routes);
-  const handlers = options.handlers ?? allHandlers;
+  // `let`: replaceHandlers() swaps them for new code (npm run dev).
+  let handlers = options.handlers ?? allHandlers;
+  let readOnly: ReadonlySet<string> = readOnlyOperations;
+  let completeSession: CompleteSession = packagedCompleteSession;
   // PGlite's directory belongs to this process alone, so memory mirrors it and answers reads (sql/mirror.ts).
   const state: State = !options.database ? memoryState(limits) : options.database.kind === 'pglite' && options.mirror !== false ? mirroredState(options.database, limits) : sqlState(options.database, limits);
   // The shared limiter and the outbox read their tables before any store access may have migrated them.
@@ -353,7 +373,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     try {
       // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
       const run = (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted)));
-      reply = await (readOnlyOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
+      reply = await (readOnly.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
       if (emitted?.length) await flush(emitted);
     } catch (error) {
       if (error instanceof ApiError) {
@@ -567,7 +587,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       withParameters = withParametersOf(routes);
       warmUp();
     },
-    handlers,
+    get handlers() {
+      return handlers;
+    },
+    replaceHandlers(next, code = {}) {
+      handlers = next;
+      if (code.readOnlyOperations) readOnly = new Set(code.readOnlyOperations);
+      if (code.completeSession) completeSession = code.completeSession;
+    },
     state,
     companies,
     dispatcher,
