@@ -28,8 +28,8 @@ export declare function startMocks(options?: {
   /** Keep a standby Prism per interface loaded, which takes over at once when one exits (about 150 MB each). */
   standby?: boolean;
   /**
-   * Keep a warm Prism per interface (its modules loaded, no document yet) for the next `reload()`, which
-   * then takes about a fifth of a Prism's start (`npm run dev`; about 100 MB each).
+   * Reloads are read in place by the Prism serving (no Prism started per reload: `npm run dev`), and a warm
+   * Prism per interface (its modules loaded, no document yet; about 100 MB each) takes over if one exits.
    */
   warm?: boolean;
   /** Other bundle files to serve than the package's, by interface: only the interfaces named are mocked. */
@@ -44,8 +44,8 @@ export declare function startMocks(options?: {
    */
   reload(options?: { prepared?: Promise<PreparedBundles> | PreparedBundles }): Promise<void>;
   /**
-   * With `warm`: the warm Prisms load these bundles (name -> the bundle's text as it will be written) ahead
-   * of the reload, held from the port; `reload({ prepared })` swaps them in if the bundles are those texts.
+   * With `warm`: the Prisms read these bundles (name -> the bundle's text as it will be written) ahead of
+   * the reload, held from the port; `reload({ prepared })` serves them if the bundles are those texts.
    */
   prepare(texts: Partial<Record<MockName, string>>): Promise<PreparedBundles>;
   stop(): Promise<void>;

@@ -39,11 +39,11 @@ function stopChild(child) {
   });
 }
 
-/** Resolves when `child` sends `{ prism: what }`; rejects if it exits first or time runs out. */
-function whenSaid(child, what, timeoutMs) {
+/** Resolves when `child` sends `{ prism: what }` (of its server number `server`, if given); rejects if it exits first or time runs out. */
+function whenSaid(child, what, timeoutMs, server) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`Prism did not start within ${timeoutMs} ms`)), timeoutMs).unref();
-    const onMessage = (message) => message?.prism === what && done();
+    const onMessage = (message) => message?.prism === what && (server === undefined || message.server === server) && done();
     const onExit = (code, signal) => done(new Error(`Prism exited with ${code ?? signal} while starting`));
     function done(error) {
       clearTimeout(timer);
@@ -66,8 +66,10 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
   let stopping = false;
   let active;
   let standby;
-  // With `warm`: a Prism with its modules loaded, waiting for the document of the next reload.
+  // With `warm`: a Prism with its modules loaded, waiting for a document: for a reload the serving Prism
+  // cannot read in place, or to replace one that exits.
   let warm;
+  let asks = 0;
   const children = new Set();
 
   /** A Prism on `document`; `asWarm`: one that loads its modules and waits for a document (serveDocument). */
@@ -131,6 +133,52 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
     return prism;
   }
 
+  /**
+   * With `warm`: the serving Prism told to read `path` in place, making a second server of it beside the
+   * one serving, held from the port until swap() (prism-preload.mjs); undefined if none is serving. Its
+   * `loaded` resolves to the new server's number once made, or rejects (the document could not be read).
+   */
+  function prepareInPlace(path) {
+    const prism = active;
+    if (!prism || hasExited(prism.child)) return undefined;
+    const ask = ++asks;
+    const held = { inPlace: true, prism, path };
+    held.loaded = new Promise((resolve, reject) => {
+      const limit = Math.max(timeoutMs, swapTimeoutMs);
+      const timer = setTimeout(() => done(new Error(`Prism did not read the new document within ${limit} ms`)), limit).unref();
+      const onMessage = (message) => {
+        if (message?.ask !== ask) return;
+        if (message.prism === 'loaded') done(undefined, message.server);
+        else if (message.prism === 'failed') done(new Error(`Prism could not read the new document: ${message.error}`));
+      };
+      const onExit = (code, signal) => done(new Error(`Prism exited with ${code ?? signal} while reading the new document`));
+      function done(error, server) {
+        clearTimeout(timer);
+        prism.child.off('message', onMessage);
+        prism.child.off('exit', onExit);
+        if (error) reject(error);
+        else resolve(server);
+      }
+      prism.child.on('message', onMessage);
+      prism.child.once('exit', onExit);
+    });
+    held.loaded.catch(() => {});
+    prism.child.send({ prism: 'document', inPlace: true, path, ask });
+    return held;
+  }
+
+  /** Has the Prism that made `held` (prepareInPlace) serve its new server, and retire the one it served with. */
+  async function swapInPlace(held, startTimeoutMs) {
+    const server = await held.loaded;
+    const { prism } = held;
+    const listening = whenSaid(prism.child, 'listening', startTimeoutMs, server);
+    prism.child.send({ prism: 'listen', server }, socket);
+    await listening;
+    const old = prism.server ?? 1;
+    prism.server = server;
+    prism.child.send({ prism: 'retire', server: old });
+  }
+
   /** Has `prism` accept on the port's socket, which this process holds open for as long as the mock runs. */
   function listenOn(prism) {
     if (!hasExited(prism.child)) prism.child.send({ prism: 'listen' }, socket);
@@ -176,7 +224,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
     const began = performance.now();
     const why = (/^\w*Error: .*$/m.exec(exited.stderrTail)?.[0] ?? (signal ? `signal ${signal}` : `code ${code}`)).slice(0, 200);
     for (let attempt = 1; !stopping; attempt++) {
-      const next = standby ?? launch(false);
+      const next = standby ?? (useWarm ? await serveWarm(document, timeoutMs) : undefined) ?? launch(false);
       standby = undefined;
       try {
         if (next.standby) {
@@ -186,6 +234,7 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
         await serve(next);
         log(`Mock of the ${labels[name]}: Prism exited (${why}); restarted, answering again after ${((performance.now() - began) / 1000).toFixed(1)} s`);
         prepareStandby();
+        prepareWarm();
         return;
       } catch (error) {
         await stopChild(next.child);
@@ -203,28 +252,50 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
       prepareWarm();
     },
     /**
-     * The warm Prism told to load `path` now but held from the port until `swap(path, it)`, so that its
-     * start overlaps what comes before the swap (dev's lint); undefined without a warm Prism.
+     * The serving Prism told to read `path` in place now (else the warm Prism told to load it), held from
+     * the port until `swap(path, it)`, so that its reading overlaps what comes before the swap (dev's lint);
+     * undefined without `warm`.
      */
-    prepare: (path) => serveWarm(path, Math.max(timeoutMs, swapTimeoutMs), true),
-    /** Drops a prepared Prism that will not be swapped in. */
+    prepare: async (path) => (useWarm ? (prepareInPlace(path) ?? (await serveWarm(path, Math.max(timeoutMs, swapTimeoutMs), true))) : undefined),
+    /** Drops a prepared server or Prism that will not be swapped in. */
     cancel(prism) {
+      if (prism.inPlace) {
+        prism.loaded.then((server) => hasExited(prism.prism.child) || prism.prism.child.send({ prism: 'retire', server }), () => {});
+        return;
+      }
       void stopChild(prism.child);
       prepareWarm();
     },
     pid: () => active?.child.pid,
     warmPid: () => warm?.child.pid,
     /**
-     * Starts a Prism on the document `next` and, once it accepts, drains the one serving: the port answers
-     * throughout. A Prism that fails to start leaves the serving one in place, and rejects. (A new file, not
-     * the old one rewritten: Prism watches its file, and restarts itself in place when it changes.)
+     * With `warm`: the serving Prism reads the document `next` in place (or `prepared` did), beside the
+     * server that answers meanwhile, then serves it. Else, or if there is no Prism serving: starts a Prism
+     * on `next` (the warm one if ready) and, once it accepts, drains the one serving. The port answers
+     * throughout. A document that cannot be read, or a Prism that fails to start, leaves the serving one in
+     * place, and rejects. (A new file, not the old one rewritten: Prism watches its file, and restarts
+     * itself, closing its server first, when it changes.)
      */
     async swap(next, prepared) {
       const old = active;
       const previous = document;
       document = next;
+      const startTimeoutMs = Math.max(timeoutMs, swapTimeoutMs);
+      if (!prepared && useWarm) prepared = prepareInPlace(next);
+      if (prepared?.inPlace) {
+        if (prepared.prism === active && !hasExited(active.child)) {
+          try {
+            return await swapInPlace(prepared, startTimeoutMs);
+          } catch (error) {
+            document = previous;
+            throw error;
+          }
+        }
+        // The Prism that read it has exited since: a Prism is started on the document instead.
+        this.cancel(prepared);
+        prepared = undefined;
+      }
       try {
-        const startTimeoutMs = Math.max(timeoutMs, swapTimeoutMs);
         if (prepared) {
           prepared.held = false;
           if (prepared.isLoaded) listenOn(prepared);

@@ -1,5 +1,6 @@
-// With `warm` (npm run dev), a reload hands the new bundle to a Prism whose modules are already loaded,
-// instead of starting one (most of a Prism's start is loading its modules), with no request refused.
+// With `warm` (npm run dev), a reload has the Prism serving read the new bundle in place, beside the server
+// that answers meanwhile (no process started: most of a Prism's start is loading its modules), with no
+// request refused; a warm Prism (modules loaded) is kept to take over from a Prism that exits.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,11 +26,12 @@ afterAll(async () => {
 const listGroups = () =>
   fetch(`${mocks.urls.current}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' });
 
-describe('a reload with warm Prisms', () => {
-  it('is served by the warm Prism, with the new bundle, and every request meanwhile is answered; a new warm one follows', async () => {
+describe('a reload with warm: true', () => {
+  it('is read in place by the Prism serving, every request meanwhile answered, the warm Prism kept for an exit', async () => {
+    const servingPid = mocks.prismPids().current;
+    const warmPid = mocks.warmPids().current;
+    expect(warmPid).toBeGreaterThan(0);
     for (const round of [1, 2]) {
-      const warmPid = mocks.warmPids().current;
-      expect(warmPid, `round ${round}`).toBeGreaterThan(0);
       writeFileSync(copies.current, original.replaceAll('grp-compliance-01', `grp-warm-${round}`));
       let reloading = true;
       const statuses: (number | string)[] = [];
@@ -42,33 +44,51 @@ describe('a reload with warm Prisms', () => {
       await mocks.reload().finally(() => (reloading = false));
       await asking;
       expect(statuses.filter((status) => status !== 200), `round ${round}`).toEqual([]);
-      expect(mocks.prismPids().current, `round ${round}`).toBe(warmPid);
-      expect(JSON.stringify(await (await listGroups()).json())).toContain(`grp-warm-${round}`);
-      expect(mocks.warmPids().current).not.toBe(warmPid);
+      // The next request, on a connection the old server may still hold, has the new document.
+      expect(JSON.stringify(await (await listGroups()).json()), `round ${round}`).toContain(`grp-warm-${round}`);
+      expect([mocks.prismPids().current, mocks.warmPids().current], `round ${round}`).toEqual([servingPid, warmPid]);
     }
   }, 240_000);
 
-  it('serves bundles prepared ahead (loaded while held from the port) with the Prism that loaded them, and drops cancelled ones', async () => {
+  it('serves bundles prepared ahead (read while held from the port) only once reloaded, and drops cancelled ones', async () => {
     const text = (round: number) => original.replaceAll('grp-compliance-01', `grp-prepared-${round}`);
-    const warmPid = mocks.warmPids().current;
     const prepared = await mocks.prepare({ current: text(1) });
-    // Held: the old Prism still answers until the reload.
+    // Held: the old document still answers until the reload, even once the new one is read.
+    await (prepared as unknown as { prisms: { current: { loaded: Promise<number> } } }).prisms.current.loaded;
     expect(JSON.stringify(await (await listGroups()).json())).not.toContain('grp-prepared-1');
     writeFileSync(copies.current, text(1));
     await mocks.reload({ prepared });
-    expect(mocks.prismPids().current).toBe(warmPid);
     expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-1');
 
     // Prepared for a text that is not what gets written: not used, and the reload still serves the bundle.
-    const otherWarm = mocks.warmPids().current;
     const stale = await mocks.prepare({ current: text(2) });
     writeFileSync(copies.current, text(3));
     await mocks.reload({ prepared: stale });
-    expect(mocks.prismPids().current).not.toBe(otherWarm);
     expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-3');
 
     const cancelled = await mocks.prepare({ current: text(4) });
     cancelled.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-prepared-3');
+  }, 240_000);
+
+  it('keeps the document it serves when the new one cannot be read, and says why', async () => {
+    const before = JSON.stringify(await (await listGroups()).json());
+    writeFileSync(copies.current, JSON.stringify({ openapi: '3.1.0', info: { title: 'No operations', version: '1' }, paths: {} }));
+    await expect(mocks.reload()).rejects.toThrow(/No operations found/);
+    expect(JSON.stringify(await (await listGroups()).json())).toBe(before);
+    writeFileSync(copies.current, original);
+    await mocks.reload();
+  }, 240_000);
+
+  it('has the warm Prism take over, with the document served, when the Prism serving exits', async () => {
+    writeFileSync(copies.current, original.replaceAll('grp-compliance-01', 'grp-after-exit'));
+    await mocks.reload();
+    const [servingPid, warmPid] = [mocks.prismPids().current!, mocks.warmPids().current!];
+    process.kill(servingPid, 'SIGKILL');
+    const began = Date.now();
+    while (mocks.prismPids().current === servingPid && Date.now() - began < 120_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mocks.prismPids().current).toBe(warmPid);
+    expect(JSON.stringify(await (await listGroups()).json())).toContain('grp-after-exit');
   }, 240_000);
 });
