@@ -5,8 +5,8 @@
 // bundles, made before the lint, are handed to another worker that makes their types (dev-types-ahead.mjs)
 // and to the mocks, which start reading them, while the lint runs; on an error, say
 // what is wrong where (file:line:col) and keep everything as it was; else, side by side, the sandbox reads
-// its routes again (in place, its data kept), the warm Prisms are swapped in (no request refused
-// meanwhile), the types are written and the types package compiled, and the docs are rebuilt in a build
+// its routes again (in place, its data kept), the mocks serve the documents their Prisms read in place
+// during the lint (no request refused meanwhile), the types are written and the types package compiled, and the docs are rebuilt in a build
 // process kept between saves (dev-docs.mjs), reporting it all in one block, each step's time counted from
 // the save.
 // A save of a guide or README rebuilds the site's Markdown pages (dev-docs.mjs); a save of the sandbox's
@@ -30,11 +30,12 @@ const { generateAll, generatedDir } = await import('../packages/types/scripts/ge
 const { compilePackage } = await import('./compile.mjs');
 const { typesAhead } = await import('./dev-types-ahead.mjs');
 // One sandbox for the run: a reload after a save keeps its data, memory too (POST /sandbox/reset empties a company).
-// A warm Prism per mock (its modules loaded) takes each save's bundle: most of a Prism's start is its modules.
+// `warm`: each save's bundle is read in place by the Prism serving (packages/mock): no process is started
+// per save, and a warm Prism per mock (its modules loaded) takes over if one exits.
 // No standby Prism (npm start keeps one): each reload would replace it with a full Prism start on the new
 // bundle, about 2.4 s of CPU per save beside the next save's check (measured: 1.2 to 1.3 s of CPU less per
-// save without it, and every artifact sooner; docs/benchmarks.md). A Prism that exits is started again
-// meanwhile, its port held, so connections wait rather than fail; `--no-standby` is accepted and changes nothing.
+// save without it, and every artifact sooner; docs/benchmarks.md). A Prism that exits is replaced by the
+// warm one, its port held, so connections wait rather than fail; `--no-standby` is accepted and changes nothing.
 const served = await serveAll({ host: options.host, ports: portsFrom(options), standby: false, warm: true, sandbox: sandboxFrom(options) });
 served.printUrls();
 served.stopOnSignals();
@@ -90,7 +91,12 @@ async function rebuild(files, burst) {
     mockTimes.bundled = performance.now();
     early = ahead.make(texts);
     prepared = served.mocks.prepare(texts).then(
-      (made) => ((mockTimes.warm = performance.now()), made),
+      async (made) => {
+        // When the Prisms had read the new documents (made, held from the port).
+        await Promise.all(Object.values(made?.prisms ?? {}).map((prism) => prism?.loaded?.catch(() => {})));
+        mockTimes.read = performance.now();
+        return made;
+      },
       () => undefined,
     );
   };
@@ -131,7 +137,7 @@ async function rebuild(files, burst) {
   }
   const at = (time) => (time === undefined ? 'not' : `${Math.round(time - began)} ms`);
   const reloaded = served.mocks.reload({ prepared }).then(
-    () => `  mocks    answer with the change (${ms(began)}; the check's bundle at ${at(mockTimes.bundled)}, taken by a warm Prism at ${at(mockTimes.warm)})`,
+    () => `  mocks    answer with the change (${ms(began)}; the check's bundle at ${at(mockTimes.bundled)}, read by the Prism at ${at(mockTimes.read)})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
   // The worker's types, if it made them of the bundles served; else generated here.
