@@ -84,6 +84,11 @@ const escapedInJson = /["\\\u0000-\u001f\ud800-\udfff]/;
  * add-blacklist-record); anything else, or a string JSON escapes, is measured by JSON.stringify.
  */
 export function jsonSize(record: unknown): number {
+  // Every way out of the fast path below is JSON.stringify, which gives the same size: a mutant that
+  // leaves it more often (a condition made true, a type check made false, a type name emptied) changes
+  // only the time (issue 14's add-blacklist-record bench), so these mutators are off down to the count.
+  // The mutants that count wrong, here and below, are killed by json-size and record-sizes tests.
+  // Stryker disable ConditionalExpression,StringLiteral,LogicalOperator: leaving the fast path is equivalent (above)
   if (record === null || typeof record !== 'object' || Array.isArray(record) || typeof (record as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(record)?.length ?? 0;
   let length = 1; // "{", and "}" or "," after each member
   for (const key of Object.keys(record)) {
@@ -98,6 +103,7 @@ export function jsonSize(record: unknown): number {
     else if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
     else return JSON.stringify(record).length;
     if (escapedInJson.test(key)) return JSON.stringify(record).length;
+    // Stryker restore ConditionalExpression,StringLiteral,LogicalOperator
     length += key.length + 3 + size + 1; // "key":value then , or }
   }
   return length === 1 ? 2 : length; // no member written: "{}"
