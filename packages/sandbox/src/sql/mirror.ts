@@ -19,6 +19,7 @@ import { collectionNames, collectionSpecs, type Collections, type State } from '
 import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
 import type { Database } from './database.js';
 import { migrate } from './migrations.js';
+import { prepareFreshPuts, writeFreshPuts, type FreshPut } from './pglite-commit.js';
 import { decode, putBatch, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
 
 type Name = keyof Collections;
@@ -134,8 +135,42 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       await turn();
     }
   };
-  /** One PGlite transaction for the writes of `jobs`, their usage added up once at the end. */
-  const commit = (jobs: Write[]) =>
+  /**
+   * The group's writes as one message of prepared statements (pglite-commit.ts) when they are all new
+   * records (memory holds none of their IDs, none has file bytes, no ID twice): the usual commit of a
+   * burst of adds. Undefined otherwise.
+   */
+  const freshPuts = async (ops: Op[]): Promise<FreshPut[] | undefined> => {
+    const ids = new Set<string>();
+    for (const op of ops) {
+      if (op.record === undefined || (op.record as { bytes?: unknown }).bytes instanceof Uint8Array || ids.has(op.id)) return undefined;
+      ids.add(op.id);
+      const memory = mirrors[op.name].memory;
+      if ((await memory.ownerOf(op.id)) !== undefined || (await memory.get(op.company, op.id)) !== undefined) return undefined;
+    }
+    return ops as FreshPut[];
+  };
+  /**
+   * One PGlite transaction for the writes of `jobs`. New records go as one message; if that fails (a row
+   * on disk that memory does not serve, or any error), the commit is made again statement by statement,
+   * which handles every case and names the error.
+   */
+  const commit = async (jobs: Write[]) => {
+    const ops = jobs.flatMap((job) => job.ops);
+    const fresh = await freshPuts(ops);
+    if (fresh) {
+      try {
+        await prepareFreshPuts(db, fresh);
+        await db.transaction((tx) => writeFreshPuts(tx, fresh, specs as Record<string, CollectionOptions<unknown>>));
+        return;
+      } catch {
+        // Written again below, where the error (if it is one) is thrown.
+      }
+    }
+    await commitByStatements(ops);
+  };
+  /** The writes of `ops` statement by statement in one PGlite transaction, their usage added up once at the end. */
+  const commitByStatements = (ops: Op[]) =>
     db.transaction(async (tx) => {
       const usage = usageTally();
       let since = performance.now();
@@ -147,7 +182,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         await new Promise<void>((resolve) => setImmediate(resolve));
         since = performance.now();
       };
-      await writeOps(tx, jobs.flatMap((job) => job.ops), usage, turn);
+      await writeOps(tx, ops, usage, turn);
       await usage.write(tx);
     });
   const forget = (job: Write) => {
