@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreFull } from './errors.js';
 import { defaultLimits } from './limits.js';
-import { blacklistMatchKeys, collectionNames, collectionSpecs, memoryState, type Attachment, type Group, type MonitoringQuery, type Session } from './state.js';
+import { blacklistMatchKeys, collectionNames, collectionSpecs, memoryState, type Attachment, type Group, type MonitoringQuery, type Session, type User } from './state.js';
 import { Duplicate } from './store.js';
 
 const limits = { ...defaultLimits, maxRecordsPerCompany: 7 };
@@ -51,7 +51,7 @@ describe('each collection', () => {
 
   it('counts a blacklist record, a user, a group and a monitored name as their JSON', () => {
     const blk = { id: 'blk_1', reason: 'Forged "passport"', documentNumber: 'X1' };
-    const user = { id: 'usr_1', username: 'u', email: 'Jane@Example.org', roles: ['admin'], emailVerified: false };
+    const user: User = { id: 'usr_1', username: 'u', email: 'Jane@Example.org', roles: ['administrator'], emailVerified: false };
     const group: Group = { id: 'grp_1', name: 'g', memberUserIds: ['usr_1', 'usr_2'] };
     const monitored = { id: 'mon_1', fullName: 'Jane Sample', createdAt: 5, key: 'k' } as MonitoringQuery;
     expect(specs.blacklist.sizeOf!(blk)).toBe(JSON.stringify(blk).length);
