@@ -105,7 +105,8 @@ function topicDetails(entry: WatchlistEntry, seed: number, related: string): Det
       groups.push({ groupName: 'Regulatory', details: [{ detailName: `${topic}: ${pick(regulators, seed >>> 6)}`, properties: [date('Date', dateFrom(seed >>> 5, 2015, 10)), text('Summary', topic === 'Regulator action' ? 'Fictional fine for sandbox testing' : 'Fictional warning: unauthorised business'), url(id, 'regulatory')] }] });
     } else if (topic === 'Person of interest') {
       groups.push({ groupName: 'Person of interest', details: [{ detailName: 'Fictional Investigations Bureau', properties: [text('Reason', 'Named in a fictional investigation'), url(id, 'interest')] }] });
-    } else if (topic === 'Wanted person') {
+    } else {
+      // 'Wanted person': every other topic has its branch above.
       groups.push({ groupName: 'Wanted notices', details: [{ detailName: 'Fictional Police Notice', properties: [list('Charges', ['Fictional fraud', 'Fictional forgery']), date('Issued', dateFrom(seed >>> 6, 2016, 9)), url(id, 'wanted')] }] });
     }
   }
@@ -142,7 +143,7 @@ function persons(): WatchlistEntry[] {
         groupName: 'Profile',
         details: [{ detailName: 'Profile', properties: [text('Full name', [firstName, entry.middleName, lastName].filter(Boolean).join(' ')), text('Gender', gender), date('Date of birth', entry.birthdayTime!), text('Place of birth', `${pick(cities, seed >>> 15)}, ${entry.nationality}`), text('Nationality', entry.nationality), url(personId, 'entities')] }],
       };
-      entry.extraDetails = [profile, ...topicDetails(entry, seed, `${pick(femaleNames, seed >>> 17)} ${pick(surnames, seed >>> 19)[1]}`)];
+      entry.extraDetails.push(profile, ...topicDetails(entry, seed, `${pick(femaleNames, seed >>> 17)} ${pick(surnames, seed >>> 19)[1]}`));
       entries.push(entry);
     }
   }
@@ -162,7 +163,7 @@ function companies(): WatchlistEntry[] {
         groupName: 'Profile',
         details: [{ detailName: 'Profile', properties: [text('Name', entry.name), text('Registration country', entry.nationality), text('Registration number', `FX${pad(seed % 1_000_000, 6)}`), date('Incorporation date', dateFrom(seed, 1980, 40)), url(personId, 'entities')] }],
       };
-      entry.extraDetails = [profile, ...topicDetails(entry, seed, `${pick(companyStems, seed >>> 17)} Holdings`)];
+      entry.extraDetails.push(profile, ...topicDetails(entry, seed, `${pick(companyStems, seed >>> 17)} Holdings`));
       entries.push(entry);
     }
   }
