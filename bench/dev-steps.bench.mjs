@@ -3,9 +3,11 @@
 // lint of the changed description (spec-check.mjs does both), the generation of its types, the compile of
 // the types package, the docs build, the sandbox's routes read again, and a Prism's start on the new bundle
 // (spawn to first answer), cold and warm (packages/mock's warm Prism: its modules loaded, then the document);
-// and the steps dev added since: the docs build in the process dev keeps between builds (docsWarm), and a
+// and the steps dev added since: the docs build in the process dev keeps between builds (docsWarm), a
 // sandbox handler's save (sandboxCode: the package compiled, its handlers swapped in a process that loaded
-// it). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's process
+// it), the check's bundle and lint apart (checkBundleCpu: up to the bundles it hands on before its lint;
+// the example validators kept between checks), and the mock's reload as dev does it now (prismInPlace:
+// the Prism serving reads the new bundle in place, packages/mock with `warm`). Each figure is the median wall time of `rounds` rounds, with the CPU time of dev's process
 // (in-process steps) or of the step's own process beside it: on a shared machine the CPU time says more
 // than the wall time.
 // `node bench/dev-steps.bench.mjs [rounds]`.
@@ -72,13 +74,14 @@ async function prismStart(prismBin, document, port, warm) {
 export async function devStepsBench({ rounds = 3 } = {}) {
   const scratch = scratchRepository({
     prefix: 'idv-dev-steps-',
-    paths: ['package.json', 'tsconfig.base.json', 'openapi', 'openapi/dist', 'packages/types', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'packages/sandbox/src', 'docs', 'scripts'],
+    paths: ['package.json', 'tsconfig.base.json', 'openapi', 'openapi/dist', 'packages/types', 'packages/sandbox/package.json', 'packages/sandbox/dist', 'packages/sandbox/src', 'packages/mock', 'docs', 'scripts'],
   });
   const work = scratch.dir;
   const at = (path) => join(work, path);
   const cwd = process.cwd();
   process.chdir(work);
   let docsBuild;
+  let stopMocks;
   try {
     const { specChecker } = await import(pathToFileURL(at('scripts/spec-check.mjs')).href);
     const { generateAll, generatedDir } = await import(pathToFileURL(at('packages/types/scripts/generate.mjs')).href);
@@ -95,12 +98,31 @@ export async function devStepsBench({ rounds = 3 } = {}) {
     const checker = specChecker();
     await checker.check();
     buildRoutes();
-    const steps = { check: [], checkCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], docsWarm: [], docsWarmCpu: [], routes: [], prism: [], prismCpu: [], warmPrism: [], warmPrismCpu: [], sandboxCode: [], sandboxCodeCpu: [] };
+    const { startMocks } = await import(pathToFileURL(at('packages/mock/src/index.mjs')).href);
+    const mocks = await startMocks({ ports: { current: 0 }, bundles: { current: at('openapi/dist/current.json') }, warm: true, log: () => {}, timeoutMs: 300_000 });
+    stopMocks = () => mocks.stop();
+    const steps = { check: [], checkCpu: [], checkBundleCpu: [], prismInPlace: [], prismInPlaceCpu: [], generate: [], generateCpu: [], compile: [], compileCpu: [], docs: [], docsWarm: [], docsWarmCpu: [], routes: [], prism: [], prismCpu: [], warmPrism: [], warmPrismCpu: [], sandboxCode: [], sandboxCodeCpu: [] };
     for (let n = 1; n <= rounds; n++) {
       addOperation(at('openapi/current'), countGroupsOperation(n));
-      const check = await timed(() => checker.check(['openapi/current/openapi.yaml', ...Object.keys(countGroupsOperation(n).files).map((file) => `openapi/current/${file}`)]));
+      let bundleCpu;
+      const cpuBeforeCheck = process.cpuUsage();
+      const check = await timed(() =>
+        checker.check(['openapi/current/openapi.yaml', ...Object.keys(countGroupsOperation(n).files).map((file) => `openapi/current/${file}`)], () => {
+          const used = process.cpuUsage(cpuBeforeCheck);
+          bundleCpu = (used.user + used.system) / 1e6;
+        }),
+      );
+      check.bundleCpu = bundleCpu;
       if (!check.value.bundles) throw new Error(`the scratch copy does not lint: ${check.value.errors.join('\n')}`);
-      writeFileSync(at('openapi/dist/current.json'), JSON.stringify(check.value.bundles.current, null, 2));
+      const text = JSON.stringify(check.value.bundles.current, null, 2);
+      // The mock as dev reloads it: the Prism serving reads the bundle in place (its CPU, and this process's
+      // for the examples completed and the file written).
+      const prismPid = mocks.prismPids().current;
+      const prismCpuBefore = childCpu(prismPid);
+      writeFileSync(at('openapi/dist/current.json'), text);
+      const prismInPlace = await timed(async () => mocks.reload({ prepared: await mocks.prepare({ current: text }) }));
+      prismInPlace.cpu += childCpu(prismPid) - prismCpuBefore;
+      if (mocks.prismPids().current !== prismPid) throw new Error('the mock was not reloaded in place');
       const generate = await timed(async () => {
         for (const [name, content] of await generateAll({ only: ['current'] })) writeFileSync(join(generatedDir, name), content);
       });
@@ -124,7 +146,8 @@ export async function devStepsBench({ rounds = 3 } = {}) {
       const port = 20_000 + Math.floor(Math.random() * 30_000);
       const warm = await prismStart(prismBin, at('openapi/dist/current.json'), port, await warmPrism(prismBin, port));
       // Each step's wall time, and its CPU time for the steps whose CPU this bench records.
-      for (const [name, figure] of Object.entries({ check, generate, compile, docs, docsWarm, routes, prism, warmPrism: warm, sandboxCode: sandboxCodeStep })) {
+      steps.checkBundleCpu.push(check.bundleCpu);
+      for (const [name, figure] of Object.entries({ check, prismInPlace, generate, compile, docs, docsWarm, routes, prism, warmPrism: warm, sandboxCode: sandboxCodeStep })) {
         steps[name].push(figure.wall);
         steps[`${name}Cpu`]?.push(figure.cpu);
       }
@@ -132,6 +155,7 @@ export async function devStepsBench({ rounds = 3 } = {}) {
     return { rounds, ...Object.fromEntries(Object.entries(steps).map(([name, values]) => [name, Number(median(values).toFixed(3))])), loadAverage: loadavg()[0] };
   } finally {
     docsBuild?.close();
+    await stopMocks?.();
     process.chdir(cwd);
     scratch.remove();
   }

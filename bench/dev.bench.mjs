@@ -31,23 +31,33 @@ async function until(check, since, limitMs) {
  * makes wall times say little. Ticks of 10 ms.
  */
 export function treeCpu(pid) {
+  return Object.values(treeCpuByKind(pid)).reduce((sum, seconds) => sum + seconds, 0);
+}
+
+/** What a process of dev's is, from its command line: its Prisms, its docs build, or dev itself (with its worker threads). */
+const kindOf = (command) => (command.includes('prism-cli') ? 'prism' : command.includes('dev-docs-child') ? 'docs' : command.includes('scripts/dev.mjs') ? 'dev' : 'other');
+
+/** treeCpu by the kind of process (kindOf): where dev's CPU goes. */
+export function treeCpuByKind(pid) {
   const stats = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      stats.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      stats.set(Number(entry), { parent: Number(fields[1]), kind: kindOf(command), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
     } catch {
       // A process that ended while this read /proc.
     }
   }
-  let ticks = 0;
+  const ticks = { dev: 0, prism: 0, docs: 0, other: 0 };
   const visit = (id) => {
-    ticks += stats.get(id)?.ticks ?? 0;
+    const stat = stats.get(id);
+    if (stat) ticks[stat.kind] += stat.ticks;
     for (const [child, { parent }] of stats) if (parent === id) visit(child);
   };
   visit(pid);
-  return ticks / 100;
+  return Object.fromEntries(Object.entries(ticks).map(([kind, count]) => [kind, count / 100]));
 }
 
 /**
@@ -91,6 +101,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
     // CPU of dev's processes from each save to its docs line, and from the first save to the last docs line.
     const cpuToDocs = [];
     let cpuAtFirstSave;
+    // The same per kind of process (dev with its threads, its Prisms, its docs build), from save to docs line.
+    const cpuToDocsByKind = [];
     for (let n = 1; n <= rounds; n++) {
       const operation = countGroupsOperation(n);
       // The mock is asked for an existing operation all through the reload: every answer must come.
@@ -104,6 +116,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
       })();
       const reportStart = output.length;
       const cpuAtSave = treeCpu(dev.pid);
+      const byKindAtSave = treeCpuByKind(dev.pid);
       cpuAtFirstSave ??= cpuAtSave;
       const saved = performance.now();
       addOperation(join(work, 'openapi/current'), operation);
@@ -123,6 +136,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
       // dev's report of the save ends with its docs line: wait for it before the next save.
       await until(async () => /\n {2}docs {5}/.test(output.slice(reportStart)), saved, limitMs);
       cpuToDocs.push(treeCpu(dev.pid) - cpuAtSave);
+      const byKind = treeCpuByKind(dev.pid);
+      cpuToDocsByKind.push(Object.fromEntries(Object.keys(byKind).map((kind) => [kind, byKind[kind] - (byKindAtSave[kind] ?? 0)])));
       probing = false;
       await probe;
       reports.push(output.slice(reportStart).trim());
@@ -134,7 +149,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
     const steps = Object.fromEntries(Object.entries(byStep).map(([step, values]) => [step, Number(median(values).toFixed(3))]));
     // Everything dev's processes did per save: its work until the docs line, and what it starts behind it
     // (the next warm Prism, the standby), as far as the next save.
-    const cpu = { toDocs: Number(median(cpuToDocs).toFixed(2)), perRound: Number(((treeCpu(dev.pid) - cpuAtFirstSave) / rounds).toFixed(2)) };
+    const byKind = Object.fromEntries(['dev', 'prism', 'docs'].map((kind) => [kind, Number(median(cpuToDocsByKind.map((round) => round[kind])).toFixed(2))]));
+    const cpu = { toDocs: Number(median(cpuToDocs).toFixed(2)), toDocsByProcess: byKind, perRound: Number(((treeCpu(dev.pid) - cpuAtFirstSave) / rounds).toFixed(2)) };
     return { rounds, ...Object.fromEntries(artifacts.map((name) => [name, summary(figures[name])])), probes, failedProbes, loadAverage: loadavg()[0], steps, cpu, reports };
   } finally {
     await stopDev();

@@ -8,9 +8,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 
 /**
  * Starts the worker. `check(changed, onBundled)` is specChecker's check (spec-check.mjs), run in the worker,
- * resolving to `{ texts, errors, warnings, checked }`: `texts` maps each API's name to its bundle as dev
+ * resolving to `{ texts, errors, warnings, checked, cpu }`: `texts` maps each API's name to its bundle as dev
  * writes it (JSON, two-space indent), undefined when any API has an error. `onBundled(texts)` gets the
- * texts of the APIs bundled anew before the lint (see specChecker). Checks run one at a time, in order.
+ * texts of the APIs bundled anew before the lint (see specChecker); `cpu`, the worker's CPU seconds for
+ * the bundles (`bundle`, up to their hand-over) and the lint (`lint`), or `total` when none was handed on. Checks run one at a time, in order.
  * `close()` ends the worker.
  */
 export function checkerWorker({ configPath = 'openapi/redocly.yaml', cwd = process.cwd() } = {}) {
@@ -45,6 +46,7 @@ export function checkerWorker({ configPath = 'openapi/redocly.yaml', cwd = proce
 
 if (!isMainThread && parentPort && workerData?.devCheck) {
   const { specChecker } = await import('./spec-check.mjs');
+  const { cpuBetween, threadCpu } = await import('./dev-cpu.mjs');
   const checker = specChecker(workerData.devCheck);
   // The checker keeps each API's last bundle and findings between checks: one check at a time.
   let chain = Promise.resolve();
@@ -58,9 +60,18 @@ if (!isMainThread && parentPort && workerData?.devCheck) {
   parentPort.on('message', ({ id, changed }) => {
     chain = chain.then(async () => {
       try {
-        const { bundles, errors, warnings, checked } = await checker.check(changed, (made) => parentPort.postMessage({ id, bundled: textsOf(made) }));
+        // This thread's CPU seconds: the bundles (up to their hand-over) and the lint after them.
+        const began = threadCpu();
+        let bundledAt;
+        const { bundles, errors, warnings, checked } = await checker.check(changed, (made) => {
+          const texts = textsOf(made);
+          bundledAt = threadCpu();
+          parentPort.postMessage({ id, bundled: texts });
+        });
         const texts = bundles && textsOf(bundles);
-        parentPort.postMessage({ id, result: { texts, errors, warnings, checked } });
+        const ended = threadCpu();
+        const cpu = bundledAt === undefined ? { total: cpuBetween(began, ended) } : { bundle: cpuBetween(began, bundledAt), lint: cpuBetween(bundledAt, ended) };
+        parentPort.postMessage({ id, result: { texts, errors, warnings, checked, cpu } });
       } catch (error) {
         parentPort.postMessage({ id, error: String(error?.message ?? error) });
       }

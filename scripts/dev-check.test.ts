@@ -32,6 +32,8 @@ describe('checkerWorker', () => {
     expect(saved.checked).toEqual(['current']);
     // Before the lint, the bundle of the API bundled anew, as the check then gives it.
     expect(bundledFirst).toEqual({ current: saved.texts!.current });
+    // The worker's own CPU seconds for each part, for dev's report.
+    expect(saved.cpu).toEqual({ bundle: expect.any(Number), lint: expect.any(Number) });
     expect(JSON.parse(saved.texts!.current!).paths['/count-groups'].post.operationId).toBe('countGroups');
     expect(saved.texts!.legacy).toBe(first.texts!.legacy);
   }, 180_000);

@@ -85,15 +85,20 @@ export function warmDocsBuild({ env = process.env, dir = docsDir, build = join(d
 /**
  * `rebuild(guidesOnly)` resolves, once a build that covers the ask has finished, to one line for dev's
  * report. `run(args)` does one build (runDocsBuild by default; `extraArgs` are added to every build).
+ * `cpu()`, if given, reads `{ pid, seconds }` of the build's process: the line then gives the build's CPU
+ * seconds (when one process did all of it).
  */
-export function docsRebuilder({ run = runDocsBuild, extraArgs = [] } = {}) {
+export function docsRebuilder({ run = runDocsBuild, extraArgs = [], cpu } = {}) {
   let chain = Promise.resolve();
   let waiting;
   const build = async (guidesOnly) => {
     const began = performance.now();
+    const before = cpu?.();
     try {
       await run([...(guidesOnly ? ['--guides'] : []), ...extraArgs]);
-      return `  docs     ${guidesOnly ? 'guides' : 'reference and guides'} rebuilt (${Math.round(performance.now() - began)} ms)`;
+      const after = cpu?.();
+      const used = before?.pid !== undefined && before.pid === after?.pid && before.seconds !== undefined && after.seconds !== undefined ? `; CPU: ${(after.seconds - before.seconds).toFixed(2)} s` : '';
+      return `  docs     ${guidesOnly ? 'guides' : 'reference and guides'} rebuilt (${Math.round(performance.now() - began)} ms${used})`;
     } catch (error) {
       return `  docs     failed: ${String(error.stderr || error.message).trim().split('\n')[0]}`;
     }

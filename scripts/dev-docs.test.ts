@@ -108,6 +108,22 @@ describe('docsRebuilder', () => {
     expect(runs.map((r) => r.args)).toEqual([['--guides'], []]);
   });
 
+  it("gives the build's CPU seconds when one process did all of it, and none when the process changed", async () => {
+    const { runs, run } = fakeBuilds();
+    let reading = { pid: 7, seconds: 1.5 };
+    const rebuild = docsRebuilder({ run, cpu: () => reading });
+    const first = rebuild(true);
+    await settle();
+    reading = { pid: 7, seconds: 1.75 };
+    runs[0]!.finish();
+    expect(await first).toMatch(/^ {2}docs {5}guides rebuilt \(\d+ ms; CPU: 0\.25 s\)$/);
+    const second = rebuild(true);
+    await settle();
+    reading = { pid: 8, seconds: 0.3 };
+    runs[1]!.finish();
+    expect(await second).toMatch(/^ {2}docs {5}guides rebuilt \(\d+ ms\)$/);
+  });
+
   it('runs one build at a time; asks made meanwhile share one more build, the whole site if one needs it', async () => {
     const { runs, run } = fakeBuilds();
     const rebuild = docsRebuilder({ run });

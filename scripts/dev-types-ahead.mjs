@@ -9,7 +9,8 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 
 /**
  * Starts the worker. `make(texts)` (the bundles' texts of the APIs a save bundled anew, by name, as dev
- * writes them) resolves to `{ texts, files }`: the generated files by name, made from those bundles and the
+ * writes them) resolves to `{ texts, files, cpu }`: the generated files by name (and the worker's CPU
+ * seconds for them), made from those bundles and the
  * others as served in `bundleDir`; none, with `unchanged`, when every bundle is the one in `bundleDir`
  * already (nothing to serve anew); undefined if the worker could not make them (dev then generates them
  * itself).
@@ -47,6 +48,7 @@ export function typesAhead({ bundleDir = 'openapi/dist' } = {}) {
 
 if (!isMainThread && parentPort) {
   const { generateAll } = await import('../packages/types/scripts/generate.mjs');
+  const { cpuBetween, threadCpu } = await import('./dev-cpu.mjs');
   let settings;
   parentPort.on('message', async (message) => {
     if (message.init) return void (settings = message.init);
@@ -62,12 +64,13 @@ if (!isMainThread && parentPort) {
     // burst the watcher saw in two) need no types: dev serves nothing new for them.
     if (Object.entries(texts).every(([name, text]) => served(name) === text)) return parentPort.postMessage({ id, result: { texts, files: [], unchanged: true } });
     const dir = mkdtempSync(join(tmpdir(), 'idv-dev-types-'));
+    const began = threadCpu();
     try {
       // The other bundles as dev serves them now, and the new ones.
       for (const file of readdirSync(settings.bundleDir).filter((f) => f.endsWith('.json'))) copyFileSync(join(settings.bundleDir, file), join(dir, file));
       for (const [name, text] of Object.entries(texts)) writeFileSync(join(dir, `${name}.json`), text);
       const generated = await generateAll({ bundleDir: dir, only: Object.keys(texts) });
-      parentPort.postMessage({ id, result: { texts, files: [...generated] } });
+      parentPort.postMessage({ id, result: { texts, files: [...generated], cpu: cpuBetween(began, threadCpu()) } });
     } catch {
       parentPort.postMessage({ id, result: undefined });
     } finally {

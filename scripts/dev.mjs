@@ -29,6 +29,7 @@ const { pages: sitePages } = await import('../docs/site/pages.mjs');
 const { generateAll, generatedDir } = await import('../packages/types/scripts/generate.mjs');
 const { compilePackage } = await import('./compile.mjs');
 const { typesAhead } = await import('./dev-types-ahead.mjs');
+const { cpuBetween, processCpu, threadCpu } = await import('./dev-cpu.mjs');
 // One sandbox for the run: a reload after a save keeps its data, memory too (POST /sandbox/reset empties a company).
 // `warm`: each save's bundle is read in place by the Prism serving (packages/mock): no process is started
 // per save, and a warm Prism per mock (its modules loaded) takes over if one exits.
@@ -44,6 +45,11 @@ served.stopOnSignals();
 const sandboxCode = await handlerReloader('packages/sandbox', { sandbox: served.sandbox });
 
 const ms = (since) => `${Math.round(performance.now() - since)} ms`;
+// Each step's CPU seconds beside its time (dev-cpu.mjs): what it would take on a machine of its own.
+const cpuNote = (parts) => {
+  const known = Object.entries(parts).filter(([, seconds]) => seconds !== undefined);
+  return known.length ? `; CPU: ${known.map(([what, seconds]) => `${what ? `${what} ` : ''}${seconds.toFixed(2)} s`).join(', ')}` : '';
+};
 // How long a burst of saves must be quiet before dev starts: a tool that writes several files writes them
 // within a few ms; each ms waited here is a ms later for every artifact.
 const quietMs = 25;
@@ -70,7 +76,7 @@ const checker = checkerWorker();
 // The types of each save are made in a worker beside the lint, from the check's bundles: see dev-types-ahead.mjs.
 const ahead = typesAhead();
 const docsBuild = warmDocsBuild({ env: quietEnv });
-const rebuildDocs = docsRebuilder({ run: docsBuild.run });
+const rebuildDocs = docsRebuilder({ run: docsBuild.run, cpu: () => ({ pid: docsBuild.pid(), seconds: processCpu(docsBuild.pid()) }) });
 // The bundles the mocks, sandbox and types were last made from: those of the build at start, then each save's.
 const servedBundles = new Map();
 for (const name of ['current', 'legacy', 'sandbox']) servedBundles.set(name, await readFile(`openapi/dist/${name}.json`, 'utf8').catch(() => undefined));
@@ -87,8 +93,13 @@ async function rebuild(files, burst) {
   // When the check's bundles came and when the mocks had taken them (the document being read): the mocks
   // line says where a late mock lost its time.
   const mockTimes = {};
+  // The Prisms' CPU from the hand-over to their swap: their read of the new documents.
+  const prismPids = Object.values(served.mocks.prismPids()).filter(Boolean);
+  const prismCpu = () => prismPids.reduce((sum, pid) => sum + (processCpu(pid) ?? 0), 0);
+  let prismCpuAtBundle;
   const onBundled = (texts) => {
     mockTimes.bundled = performance.now();
+    prismCpuAtBundle = prismCpu();
     early = ahead.make(texts);
     prepared = served.mocks.prepare(texts).then(
       async (made) => {
@@ -101,14 +112,15 @@ async function rebuild(files, burst) {
     );
   };
   // Only the APIs made from the saved files are bundled and linted again; the others keep their last bundle.
-  const { texts, errors, warnings } = await checker.check(files.map((file) => `openapi/${file}`), onBundled);
+  const { texts, errors, warnings, cpu: checkCpu } = await checker.check(files.map((file) => `openapi/${file}`), onBundled);
+  const checkNote = cpuNote(checkCpu?.total === undefined ? { bundle: checkCpu?.bundle, lint: checkCpu?.lint } : { '': checkCpu.total });
   const dropPrepared = () => prepared?.then((made) => made?.cancel());
   if (!texts) {
     dropPrepared();
-    lines.push(...problemLines(`check    ${errors.length} error(s) (${ms(began)}); types, mocks, sandbox and docs stay as they were:`, errors));
+    lines.push(...problemLines(`check    ${errors.length} error(s) (${ms(began)}${checkNote}); types, mocks, sandbox and docs stay as they were:`, errors));
     return console.log(lines.join('\n'));
   }
-  lines.push(warnings.length ? problemLines(`check    ${warnings.length} warning(s) (${ms(began)}):`, warnings).join('\n') : `  check    no problems (${ms(began)})`);
+  lines.push(warnings.length ? problemLines(`check    ${warnings.length} warning(s) (${ms(began)}${checkNote}):`, warnings).join('\n') : `  check    no problems (${ms(began)}${checkNote})`);
 
   const bundled = [];
   await mkdir('openapi/dist', { recursive: true });
@@ -130,14 +142,15 @@ async function rebuild(files, burst) {
   // types and their compile, and the docs build (in its own process, as soon as the types it reads for
   // the code samples are written).
   try {
+    const sandboxCpu = threadCpu();
     served.reloadSandbox();
-    lines.push(`  sandbox  answers with the change (${ms(began)})`);
+    lines.push(`  sandbox  answers with the change (${ms(began)}${cpuNote({ '': cpuBetween(sandboxCpu, threadCpu()) })})`);
   } catch (error) {
     lines.push(`  sandbox  failed to read the new bundles, keeps the previous routes: ${error.message.split('\n')[0]}`);
   }
   const at = (time) => (time === undefined ? 'not' : `${Math.round(time - began)} ms`);
   const reloaded = served.mocks.reload({ prepared }).then(
-    () => `  mocks    answer with the change (${ms(began)}; the check's bundle at ${at(mockTimes.bundled)}, read by the Prism at ${at(mockTimes.read)})`,
+    () => `  mocks    answer with the change (${ms(began)}; the check's bundle at ${at(mockTimes.bundled)}, read by the Prism at ${at(mockTimes.read)}${cpuNote({ Prism: prismCpuAtBundle === undefined ? undefined : cpuBetween(prismCpuAtBundle, prismCpu()) })})`,
     (error) => `  mocks    failed (mocks that did not start leave the previous ones answering): ${error.message.split('\n')[0]}`,
   );
   // The worker's types, if it made them of the bundles served; else generated here.
@@ -146,15 +159,16 @@ async function rebuild(files, burst) {
   const generated = fits ? made.files : await generateAll({ only: bundled });
   const written = [];
   for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
-  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ' (made beside the check)' : ''}`);
+  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ` (made beside the lint${cpuNote({ '': made.cpu })})` : ''}`);
   // The docs read the bundles and the generated tables, not the compiled packages.
   const docs = rebuildDocs(false);
 
   // The types package compiled with the new types, in this process: the client builds its methods from the
   // types package's tables at import, so a new client method is there at once for code that imports it.
   // The client's and sandbox's own sources did not change: Oxc's output for them would be the same.
+  const compileCpu = threadCpu();
   const problems = compilePackage('packages/types');
-  lines.push(problems.length ? `  compile  types failed:\n${problems.slice(0, shownProblems).join('\n')}` : `  compile  types (${ms(began)})`);
+  lines.push(problems.length ? `  compile  types failed:\n${problems.slice(0, shownProblems).join('\n')}` : `  compile  types (${ms(began)}${cpuNote({ '': cpuBetween(compileCpu, threadCpu()) })})`);
   lines.push(await reloaded);
   const docsLine = await docs;
   // The docs line says how long the build took; when it ended, counted from the save, is beside it.
