@@ -11,8 +11,8 @@ import type { Raw } from './request-ring.js';
 
 let url: string;
 const opened: Database[] = [];
-const open = async () => {
-  const db = await openPostgres(url);
+const open = async (on = url) => {
+  const db = await openPostgres(on);
   opened.push(db);
   return db;
 };
@@ -57,9 +57,22 @@ describe('the request log on PostgreSQL', () => {
     }
   }, 60_000);
 
+  it("shows an instance's own requests at once, before their batch is due", async () => {
+    const log = createSqlRequestLog({ database: await open(await createTestDatabase(inject('postgresUrl'))), secrets: [keyA], batchMs: 60_000 });
+    try {
+      log.record(raw(7), keyA);
+      log.record(raw(8), keyA);
+      expect((await log.list(keyA, {})).map((item) => JSON.parse(item.entry.request.text!).n)).toEqual([8, 7]);
+    } finally {
+      log.close();
+    }
+  }, 60_000);
+
   it('keeps the latest rows only, and tells an open console of another instance\'s request', async () => {
-    const writer = createSqlRequestLog({ database: await open(), secrets: [keyA], size: 3 });
-    const reader = createSqlRequestLog({ database: await open(), secrets: [keyA], size: 3, pollMs: 50 });
+    // A database of its own: the instances of the test before write their last requests as they close.
+    const own = await createTestDatabase(inject('postgresUrl'));
+    const writer = createSqlRequestLog({ database: await open(own), secrets: [keyA], size: 3 });
+    const reader = createSqlRequestLog({ database: await open(own), secrets: [keyA], size: 3, pollMs: 50 });
     const heard: (string | undefined)[] = [];
     const stop = reader.subscribe((entry) => heard.push(entry.companyKey));
     try {

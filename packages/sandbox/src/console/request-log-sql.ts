@@ -3,7 +3,7 @@
 // every instance's console reads them all, newest first, and hears of others' requests by looking at the
 // newest row four times a second while a console is open. Bounded: the rows beyond the latest `size` are
 // deleted as new ones come. Writing never delays or fails a request: rows are written in batches after it
-// is answered, and a failed write is dropped.
+// is answered (at most every 100 ms, one statement each), and a failed write is dropped.
 import type { Database } from '../sql/database.js';
 import type { RequestLog } from './request-log.js';
 import { describe, ringSize, type Raw, type RequestFilter, type RingEntry } from './request-ring.js';
@@ -20,7 +20,13 @@ const schema = [
   `create index if not exists console_requests_company on console_requests (company, seq)`,
 ];
 
-type Row = { seq: string | number; company: string | null; raw: Omit<Raw, 'requestBytes' | 'responseBytes'>; request_bytes: Uint8Array; response_bytes: Uint8Array };
+type Row = {
+  seq: string | number;
+  company: string | null;
+  raw: Omit<Raw, 'requestBytes' | 'responseBytes'>;
+  request_bytes: Uint8Array;
+  response_bytes: Uint8Array;
+};
 
 export type SqlRequestLog = RequestLog & {
   /** Takes one request of this instance (request-ring.ts `onRecord`). */
@@ -29,7 +35,22 @@ export type SqlRequestLog = RequestLog & {
   flushed(): Promise<void>;
 };
 
-export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs = 250 }: { database: Database; secrets: readonly string[]; size?: number; pollMs?: number }): SqlRequestLog {
+export function createSqlRequestLog({
+  database,
+  secrets,
+  size = ringSize,
+  pollMs = 250,
+  batchMs = 100,
+  batchRows = 500,
+}: {
+  database: Database;
+  secrets: readonly string[];
+  size?: number;
+  pollMs?: number;
+  /** The longest a request waits to be written, and the most requests a batch waits for. */
+  batchMs?: number;
+  batchRows?: number;
+}): SqlRequestLog {
   let ready: Promise<void> | undefined;
   const prepare = () =>
     (ready ??= database
@@ -44,6 +65,7 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
       }));
   let pending: { raw: Raw; companyKey: string | undefined }[] = [];
   let writing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
   const listeners = new Set<(entry: { companyKey: string | undefined }) => void>();
   let newest = -1;
   let poller: NodeJS.Timeout | undefined;
@@ -51,7 +73,11 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
 
   const item = (row: Row): RingEntry => {
     const id = `req_${row.seq}`;
-    const raw: Raw = { ...row.raw, requestBytes: Buffer.from(row.request_bytes), responseBytes: Buffer.from(row.response_bytes) };
+    const raw: Raw = {
+      ...row.raw,
+      requestBytes: Buffer.from(row.request_bytes),
+      responseBytes: Buffer.from(row.response_bytes),
+    };
     let entry: RingEntry['entry'] | undefined;
     return {
       companyKey: row.company ?? undefined,
@@ -64,22 +90,56 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
 
   async function write(batch: { raw: Raw; companyKey: string | undefined }[]) {
     await prepare();
-    const params: unknown[] = [];
-    const values = batch.map(({ raw, companyKey }) => {
+    const companies: (string | null)[] = [];
+    const raws: string[] = [];
+    const requests: string[] = [];
+    const responses: string[] = [];
+    // The statement's delete does not see the rows it inserts: a batch longer than the log keeps its latest.
+    for (const { raw, companyKey } of batch.length > size ? batch.slice(-size) : batch) {
       const { requestBytes, responseBytes, ...rest } = raw;
-      params.push(companyKey ?? null, JSON.stringify(rest), requestBytes, responseBytes);
-      const n = params.length;
-      return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
-    });
-    const [last] = await database.query<{ seq: string | number }>(`insert into console_requests (company, raw, request_bytes, response_bytes) values ${values.join(', ')} returning seq`, params).then((rows) => rows.slice(-1));
-    await database.query('delete from console_requests where seq <= $1', [Number(last!.seq) - size]);
+      companies.push(companyKey ?? null);
+      raws.push(JSON.stringify(rest));
+      requests.push(Buffer.from(requestBytes).toString('hex'));
+      responses.push(Buffer.from(responseBytes).toString('hex'));
+    }
+    // One statement a batch: its rows (one text whatever their number, so one prepared statement), and the
+    // rows past the latest `size` out. Committed without waiting for the flush of the write-ahead log
+    // (`synchronous_commit` off for this transaction only): the log acknowledges nothing, and a flush per
+    // batch was most of what it cost PostgreSQL.
+    await database.query(
+      `with setting as (select set_config('synchronous_commit', 'off', true)),
+       added as (
+         insert into console_requests (company, raw, request_bytes, response_bytes)
+         select company, raw::json, decode(request, 'hex'), decode(response, 'hex')
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as r(company, raw, request, response, n)
+         where exists (select 1 from setting) order by n
+         returning seq
+       )
+       delete from console_requests where seq <= (select max(seq) from added) - $5::bigint`,
+      [companies, raws, requests, responses, size],
+    );
   }
+
+  /** Writes what waits now (one statement, after the ones already under way). */
+  const writeNow = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length) {
+      const batch = pending;
+      pending = [];
+      writing = writing.then(() => write(batch)).catch(() => {});
+    }
+    return writing;
+  };
 
   async function look() {
     if (closed || listeners.size === 0) return;
     try {
       await prepare();
-      const rows = await database.query<{ seq: string | number; company: string | null }>('select seq, company from console_requests where seq > $1 order by seq', [newest]);
+      const rows = await database.query<{
+        seq: string | number;
+        company: string | null;
+      }>('select seq, company from console_requests where seq > $1 order by seq', [newest]);
       for (const row of rows) {
         newest = Math.max(newest, Number(row.seq));
         for (const listener of listeners) listener({ companyKey: row.company ?? undefined });
@@ -92,19 +152,19 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
   return {
     record(raw, companyKey) {
       if (closed) return;
-      if (pending.push({ raw, companyKey }) > 1) return;
-      // One insert per turn of the event loop, whatever the number of requests answered in it.
-      setImmediate(() => {
-        const batch = pending;
-        pending = [];
-        writing = writing.then(() => write(batch)).catch(() => {});
-      });
+      const waiting = pending.push({ raw, companyKey });
+      // A batch every `batchMs`, or sooner when `batchRows` wait: few statements and commits, whatever
+      // the rate of requests.
+      if (waiting >= batchRows) void writeNow();
+      else if (waiting === 1) {
+        timer = setTimeout(writeNow, batchMs);
+        timer.unref();
+      }
     },
-    async flushed() {
-      while (pending.length) await new Promise((resolve) => setImmediate(resolve));
-      await writing;
-    },
+    flushed: writeNow,
     async list(companyKey, filter: RequestFilter = {}) {
+      // This instance's own requests are read back as soon as they were answered.
+      await writeNow();
       await prepare();
       const where: string[] = [];
       const params: unknown[] = [];
@@ -113,24 +173,36 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
       if (filter.status !== undefined) where.push(`(raw->>'status')::int = $${params.push(filter.status)}`);
       // Session and text are found in the described (redacted) entry: read the company's rows, then filter.
       const exact = !filter.sessionId && !filter.text;
-      const limit = exact ? (filter.limit ?? 100) : size;
-      const rows = await database.query<Row>(`select seq, company, raw, request_bytes, response_bytes from console_requests ${where.length ? `where ${where.join(' and ')}` : ''} order by seq desc limit ${Number(limit)}`, params);
+      const limit = exact ? filter.limit ?? 100 : size;
+      const rows = await database.query<Row>(
+        `select seq, company, raw, request_bytes, response_bytes from console_requests ${where.length ? `where ${where.join(' and ')}` : ''} order by seq desc limit ${Number(limit)}`,
+        params,
+      );
       const text = filter.text?.toLowerCase();
       return rows
         .map(item)
-        .filter(({ entry }) => (!filter.sessionId || entry.sessionId === filter.sessionId) && (!text || [entry.path, entry.operation ?? '', entry.request.text ?? '', entry.response.text ?? ''].some((s) => s.toLowerCase().includes(text))))
+        .filter(
+          ({ entry }) =>
+            (!filter.sessionId || entry.sessionId === filter.sessionId) &&
+            (!text || [entry.path, entry.operation ?? '', entry.request.text ?? '', entry.response.text ?? ''].some((s) => s.toLowerCase().includes(text))),
+        )
         .slice(0, filter.limit ?? 100);
     },
     async get(id) {
       const seq = /^req_(\d{1,18})$/.exec(id)?.[1];
       if (seq === undefined) return undefined;
+      await writeNow();
       await prepare();
       const [row] = await database.query<Row>('select seq, company, raw, request_bytes, response_bytes from console_requests where seq = $1', [seq]);
       return row ? item(row) : undefined;
     },
     async addresses(companyKey) {
+      await writeNow();
       await prepare();
-      const rows = await database.query<{ ip: string }>(`select distinct raw->>'sourceIp' as ip from console_requests ${companyKey === undefined ? '' : 'where company = $1'}`, companyKey === undefined ? [] : [companyKey]);
+      const rows = await database.query<{ ip: string }>(
+        `select distinct raw->>'sourceIp' as ip from console_requests ${companyKey === undefined ? '' : 'where company = $1'}`,
+        companyKey === undefined ? [] : [companyKey],
+      );
       return new Set(rows.map((row) => row.ip));
     },
     subscribe(listener) {
@@ -151,6 +223,7 @@ export function createSqlRequestLog({ database, secrets, size = ringSize, pollMs
     },
     close() {
       closed = true;
+      void writeNow();
       clearInterval(poller);
     },
   };

@@ -13,7 +13,13 @@ export interface Database {
    * rolls back to its own savepoints, and the commit fails if the transaction was left aborted. For the
    * group commit (group-commit.ts).
    */
-  transactionWithSavepoints?<T>(work: (tx: Database) => Promise<T>): Promise<T>;
+  transactionWithSavepoints?<T>(work: (tx: Database) => Promise<T>, options?: { flushLater?: boolean }): Promise<T>;
+  /**
+   * PostgreSQL: resolves once every transaction that committed before the call is on disk (a flush of the
+   * write-ahead log). With `transactionWithSavepoints(work, { flushLater: true })`, which commits without
+   * waiting for the flush, the caller acknowledges nothing before this resolves.
+   */
+  flushed?(): Promise<void>;
   /** Which engine: for start-up lines and tests, never for branching in handlers. */
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;

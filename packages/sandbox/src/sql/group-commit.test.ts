@@ -134,3 +134,37 @@ it('answers the transactions of a group only once its commit is done: before it,
   expect(answered).toEqual(['usr_1', 'usr_2', 'usr_3']);
   expect(await other.state.users.count(a)).toBe(3);
 }, 60_000);
+
+it("answers a group only once the write-ahead log is on disk, after the company's groups before it, and runs the next group meanwhile", async () => {
+  const { db } = await open();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let flushes = 0;
+  // The same database, the first group's flush held back (a slow disk).
+  const state = sqlState(
+    {
+      ...db,
+      flushed: async () => {
+        if (++flushes === 1) await held;
+        await db.flushed!();
+      },
+    },
+    defaultLimits,
+  );
+  const answered: string[] = [];
+  const put = (id: string) => state.transaction(a, (tx) => tx.users.put(a, id, user(id, `${id}@example.org`))).then(() => answered.push(id));
+  const first = put('usr_1');
+  await expect.poll(() => flushes).toBe(1);
+  const other = await open({ keep: true });
+  // Committed (the company's lock is free), not yet acknowledged.
+  expect(await other.state.users.count(a)).toBe(1);
+  const second = put('usr_2');
+  await expect.poll(() => flushes).toBe(2);
+  expect(await other.state.users.count(a)).toBe(2);
+  // The second group's flush is done, but its answer waits for the first's.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(answered).toEqual([]);
+  release();
+  await Promise.all([first, second]);
+  expect(answered).toEqual(['usr_1', 'usr_2']);
+}, 60_000);

@@ -24,7 +24,11 @@
  */
 import type { Database } from './database.js';
 
-type Waiter = { work: (tx: Database) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Waiter = {
+  work: (tx: Database) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
 
 export type GroupCommitOptions = {
   /** The most transactions in one group (default 50). */
@@ -39,12 +43,15 @@ export type GroupCommitOptions = {
  */
 export function groupCommit(db: Database, begin: (tx: Database, company: string) => Promise<void>, { maxGroup = 50, onCommit }: GroupCommitOptions = {}) {
   const queues = new Map<string, Waiter[]>();
+  /** Per company, the answers of its last flushed-later group: the next group's answers follow them. */
+  const answered = new Map<string, Promise<void>>();
+  const flushLater = db.flushed !== undefined && db.transactionWithSavepoints !== undefined;
 
   async function lead(company: string, queue: Waiter[]) {
     while (queue.length) {
       const ran: { waiter: Waiter; ok: boolean; value: unknown }[] = [];
       try {
-        await (db.transactionWithSavepoints ?? db.transaction).call(db, async (tx) => {
+        const work = async (tx: Database) => {
           await begin(tx, company);
           // Statements sent without waiting: checked before the commit, so a failed one fails the group.
           const unawaited: Promise<unknown>[] = [];
@@ -57,7 +64,11 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
           let open = false;
           while (queue.length && ran.length < maxGroup) {
             // In `ran` before it runs: if its savepoint or rollback fails, the group's failure answers it.
-            const entry = { waiter: queue.shift()!, ok: true, value: undefined as unknown };
+            const entry = {
+              waiter: queue.shift()!,
+              ok: true,
+              value: undefined as unknown,
+            };
             ran.push(entry);
             const saved = send(open ? 'release savepoint g; savepoint g' : 'savepoint g');
             open = true;
@@ -71,7 +82,8 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
             }
           }
           await Promise.all(unawaited);
-        });
+        };
+        await (flushLater ? db.transactionWithSavepoints!(work, { flushLater: true }) : (db.transactionWithSavepoints ?? db.transaction).call(db, work));
       } catch (error) {
         // The group's lock, a savepoint or the commit failed: nothing of it is stored.
         for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
@@ -81,14 +93,37 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
         continue;
       }
       onCommit?.(ran.length);
-      for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
+      const answer = () => {
+        for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
+      };
+      if (!flushLater) {
+        answer();
+        continue;
+      }
+      // Committed without waiting for the flush, so the company's lock is free and its next group starts
+      // now; this group is answered once the log is on disk, and after the company's groups before it (a
+      // later flush covers them, but their answers, and the callbacks they enqueue, stay in order). If the
+      // flush fails, what the group wrote may or may not be on disk: none of it is acknowledged.
+      const before = answered.get(company) ?? Promise.resolve();
+      const flushed = db.flushed!();
+      const done: Promise<void> = Promise.all([before, flushed]).then(answer, (error) => {
+        for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
+      });
+      answered.set(company, done);
+      void done.then(() => {
+        if (answered.get(company) === done) answered.delete(company);
+      });
     }
     queues.delete(company);
   }
 
   return function run<T>(company: string, work: (tx: Database) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = { work, resolve: resolve as (value: unknown) => void, reject };
+      const waiter: Waiter = {
+        work,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
       const queue = queues.get(company);
       if (queue) {
         queue.push(waiter);

@@ -14,7 +14,11 @@ async function run<Row>(sql: Sql | postgres.TransactionSql | postgres.ReservedSq
     // Several statements give one result per statement: the last one's rows, as PGlite gives.
     return (Array.isArray(results[0]) ? [...((results as Row[][]).at(-1) ?? [])] : [...results]) as Row[];
   }
-  return [...(await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }))] as Row[];
+  return [
+    ...(await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+      prepare: true,
+    })),
+  ] as Row[];
 }
 
 function wrapTransaction(tx: postgres.TransactionSql): Database {
@@ -55,15 +59,23 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
     kind: 'postgres',
     query: (text, params) => run(sql, text, params),
     transaction: (work) => sql.begin((tx) => work(wrapTransaction(tx))) as Promise<never>,
-    async transactionWithSavepoints(work) {
+    async transactionWithSavepoints(work, { flushLater = false } = {}) {
       const conn = await sql.reserve();
       try {
         // Sent without waiting: the work's first statement follows it in the same round trip.
-        const begun = conn.unsafe('begin');
+        // With `flushLater` the commit returns before the flush: the caller waits for `flushed()` before it
+        // acknowledges, and the company's lock is no longer held through the flush (group-commit.ts).
+        const begun = flushLater ? conn.unsafe('begin; set local synchronous_commit = off').simple() : conn.unsafe('begin');
         begun.catch(() => {});
         let result;
         try {
-          result = await work(insideTransaction('postgres', (text, params) => run(conn, text, params), (statement) => conn.unsafe(statement)));
+          result = await work(
+            insideTransaction(
+              'postgres',
+              (text, params) => run(conn, text, params),
+              (statement) => conn.unsafe(statement),
+            ),
+          );
           await begun;
         } catch (error) {
           await conn.unsafe('rollback').catch(() => {});
@@ -76,6 +88,12 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
       } finally {
         conn.release();
       }
+    },
+    async flushed() {
+      // A transaction that writes a record to the write-ahead log (a logical message, read by no one: no
+      // table, no row lock, so flushes of several callers coalesce) commits synchronously: its commit
+      // waits for the log to be on disk up to its own record, past every commit before it.
+      await sql.unsafe(`select pg_logical_emit_message(true, 'idv-sandbox', '')`).simple();
     },
     close: () => sql.end({ timeout: 5 }),
   };

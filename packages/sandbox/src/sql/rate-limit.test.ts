@@ -49,6 +49,15 @@ describe.each(twoHandleEngines)('%s', (_kind, open) => {
     expect(answers.filter(Boolean)).toHaveLength(perMinute);
   });
 
+  it('answers a burst from one address in its order of arrival: the first ones allowed, the rest refused, the count shown as the memory limiter shows it', async () => {
+    const { a, b, limit } = pair(20);
+    // One turn of the event loop: each limiter counts its share together.
+    const answers = await Promise.all(Array.from({ length: 30 }, () => a.allow('10.0.9.1')));
+    expect(answers).toEqual([...Array.from({ length: limit }, () => true), ...Array.from({ length: 30 - limit }, () => false)]);
+    expect(await b.allow('10.0.9.1')).toBe(false);
+    expect((await b.addresses()).find((row) => row.ip === '10.0.9.1')).toMatchObject({ requests: limit + 1 });
+  });
+
   it('counts each address apart', async () => {
     const { a, b, limit } = pair(20);
     for (let i = 0; i < limit; i++) await a.allow('10.0.2.1');
