@@ -36,14 +36,22 @@ function childCpu(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Keeps the end of `child`'s stderr in `child.stderrTail`, for the error if it exits. */
+function keepStderr(child) {
+  child.stderrTail = '';
+  child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-2000)));
+  return child;
+}
+
 const preload = new URL('../packages/mock/src/prism-preload.mjs', import.meta.url).href;
 
 /** A Prism as packages/mock starts one for a reload of `npm run dev`: warm (its modules loaded), waiting for its document. */
 async function warmPrism(prismBin, port) {
   const child = spawn(process.execPath, ['--import', preload, prismBin, 'mock', '(given when told)', '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { ...process.env, IDV_MOCK_WARM: '1' },
   });
+  keepStderr(child);
   await new Promise((resolve) => child.on('message', (message) => message?.prism === 'warm' && resolve()));
   // Without the supervisor's socket, the preload's held listen takes Prism's own port when told.
   child.on('message', (message) => message?.prism === 'loaded' && child.send({ prism: 'listen' }));
@@ -57,13 +65,13 @@ async function warmPrism(prismBin, port) {
 async function prismStart(prismBin, document, port, warm) {
   const began = performance.now();
   const cpuBefore = warm ? childCpu(warm.pid) : 0;
-  const child = warm ?? spawn(process.execPath, [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], { stdio: 'ignore' });
+  const child = warm ?? keepStderr(spawn(process.execPath, [prismBin, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'error'], { stdio: ['ignore', 'ignore', 'pipe'] }));
   warm?.send({ prism: 'document', path: document });
   try {
     for (;;) {
       const answered = await fetch(`http://127.0.0.1:${port}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' }).then(() => true, () => false);
       if (answered) return { wall: (performance.now() - began) / 1000, cpu: childCpu(child.pid) - cpuBefore };
-      if (child.exitCode !== null) throw new Error('Prism exited while starting');
+      if (child.exitCode !== null) throw new Error(`Prism exited while starting: ${child.stderrTail}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {

@@ -179,6 +179,10 @@ async function rebuild(files, burst) {
 // What is wrong already is said at start, and the lint results primed, so that a save lints only what it
 // changed.
 const first = await checker.check();
+// The types' generator and the docs build run once now, so that the first save finds them warm (their first
+// runs are their slowest: a thread's first generation, a build process's start and imports).
+ahead.warmUp();
+void rebuildDocs(false);
 if (first.errors.length) console.log(problemLines(`openapi/ has ${first.errors.length} error(s) now; a save that fixes them reloads everything:`, first.errors).join('\n'));
 await watchSpec('openapi', rebuild, { quietMs });
 
