@@ -55,7 +55,7 @@ describe('a session as the console lists it', () => {
   it('expires a session now, keeps an earlier expiry, and records it among the activities', async () => {
     const { id } = await t.sandbox.a.begin({});
     t.sandbox.clock.advance(60_000);
-    await t.sandbox.control.expireSession({ sessionId: id });
+    expect(await t.sandbox.control.expireSession({ sessionId: id })).toEqual({ result: true });
     const expired = (await t.sandbox.control.getSession({ sessionId: id })).result;
     expect(expired).toMatchObject({ expired: true, expiresAt: iso(t.sandbox.clock.now()) });
     t.sandbox.clock.advance(60_000);
@@ -94,9 +94,38 @@ describe('the rate-limit list', () => {
 describe('callback delivery', () => {
   it('is on until paused', async () => {
     expect((await t.sandbox.control.getCallbackDelivery({})).result).toEqual({ paused: false });
-    await t.sandbox.control.setCallbackDelivery({ paused: true });
+    expect(await t.sandbox.control.setCallbackDelivery({ paused: true })).toEqual({ result: true });
     expect((await t.sandbox.control.getCallbackDelivery({})).result).toEqual({ paused: true });
     expect((await t.sandbox.controlB.getCallbackDelivery({})).result).toEqual({ paused: false });
+  });
+
+  it('resends the event asked for, of several', async () => {
+    const received: { sessionId: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk)).on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    t.sandbox.sandbox.companies.get(keyA)!.callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/cb`;
+    try {
+      const sessions: string[] = [];
+      for (const result of ['approved', 'rejected'] as const) {
+        const { id } = await t.sandbox.a.begin({});
+        await t.sandbox.control.completeSession({ sessionId: id, result });
+        await t.sandbox.sandbox.dispatcher.idle();
+        sessions.push(id);
+      }
+      const attempts = (await t.sandbox.control.listCallbacks({})).result;
+      const second = attempts.find((a) => a.sessionId === sessions[1])!;
+      await t.sandbox.control.resendCallback({ eventId: second.eventId });
+      await t.sandbox.sandbox.dispatcher.idle();
+      expect(received.map((r) => r.sessionId)).toEqual([sessions[0], sessions[1], sessions[1]]);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('resends nothing once the company has no callback URL: not-found', async () => {
