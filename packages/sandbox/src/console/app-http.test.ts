@@ -1,0 +1,159 @@
+// The console's HTTP rules (console/app.ts) that a browser or a tester meets besides the pages: the
+// security headers of every answer, the sign-in and its cookie (among other cookies, or malformed), the
+// forms' origin and size, the operator's sign-in, the event stream that tells an open page to refresh,
+// and every text written into a page escaped.
+import { describe, expect, it } from 'vitest';
+import { adminToken, keyA, keyB, useTestSandbox } from '../sandbox.test-helper.js';
+
+const t = useTestSandbox();
+const cookieOf = (key: string) => `idv_console=${encodeURIComponent(key)}`;
+const get = (path: string, headers: Record<string, string> = { cookie: cookieOf(keyA) }) => fetch(`${t.sandbox.url}${path}`, { headers, redirect: 'manual' });
+const post = (path: string, body: string, headers: Record<string, string> = { cookie: cookieOf(keyA) }) => fetch(`${t.sandbox.url}${path}`, { method: 'POST', headers, body, redirect: 'manual' });
+
+describe('every console answer', () => {
+  it('forbids framing, sniffing, caching, other origins and referrers', async () => {
+    for (const res of [await get('/console/requests'), await get('/console/'), await get('/console/requests', {}), await get('/console/assets/console.css')]) {
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      await res.arrayBuffer();
+    }
+  });
+
+  it('gives the length of its body', async () => {
+    const res = await get('/console/requests');
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(await res.text()));
+  });
+
+  it('refuses a method other than GET and POST with 405 and the allowed ones', async () => {
+    const res = await fetch(`${t.sandbox.url}/console/requests`, { method: 'PUT', body: 'x', headers: { cookie: cookieOf(keyA) } });
+    expect([res.status, res.headers.get('allow'), await res.text()]).toEqual([405, 'GET, POST', 'Method not allowed']);
+  });
+});
+
+describe('signing in', () => {
+  it('takes the admin token and shows the operator every company', async () => {
+    const res = await post('/console/sign-in', new URLSearchParams({ key: adminToken }).toString(), {});
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/console/requests']);
+    expect(res.headers.get('set-cookie')).toBe(`idv_console=${encodeURIComponent(adminToken)}; Path=/console; HttpOnly; SameSite=Strict`);
+    expect(await (await get('/console/requests', { cookie: cookieOf(adminToken) })).text()).toContain('Signed in as the operator (every company)');
+  });
+
+  it('answers an unknown or missing key with 401 and the sign-in form again', async () => {
+    for (const body of ['key=ck_test_nobody_0000', '', 'key=']) {
+      const res = await post('/console/sign-in', body, {});
+      const text = await res.text();
+      expect(res.status).toBe(401);
+      expect(text).toContain('<p class="error" role="alert">No sandbox company has this key (and it is not the admin token).</p>');
+      expect(text).toContain('action="/console/sign-in"');
+    }
+  });
+
+  it('finds its cookie among others, and takes a malformed or unknown one as signed out', async () => {
+    const among = await get('/console/requests', { cookie: `theme=dark; ${cookieOf(keyA)}; other=x=y` });
+    expect(await among.text()).toContain('Signed in as Company A');
+    expect(await (await get('/console/requests', { cookie: 'idv_console=%E0%A4' })).headers.get('location')).toBe('/console/');
+    expect(await (await get('/console/requests', { cookie: 'xidv_console=' + keyA })).headers.get('location')).toBe('/console/');
+    expect(await (await get('/console/requests', { cookie: cookieOf('ck_test_nobody_0000') })).headers.get('location')).toBe('/console/');
+    const signedOut = await post('/console/act/expire', 'c=0&sessionId=x', { cookie: 'idv_console=' });
+    expect([signedOut.status, await signedOut.text()]).toEqual([401, 'Sign in first']);
+    const page = await get('/console', {});
+    expect([page.status, (await page.text()).includes('name="key"')]).toEqual([200, true]);
+  });
+
+  it('sends a signed-in visitor of /console to the requests', async () => {
+    for (const path of ['/console', '/console/']) expect((await get(path)).headers.get('location')).toBe('/console/requests');
+  });
+});
+
+describe('a console form', () => {
+  it('is taken from the sandbox’s own origin, by URL or by host', async () => {
+    const { id } = await t.sandbox.a.begin({});
+    const host = new URL(t.sandbox.url).host;
+    for (const origin of [t.sandbox.url, `http://${host}`]) {
+      const res = await post('/console/act/expire', `c=0&sessionId=${id}&back=/console/sessions`, { cookie: cookieOf(keyA), origin });
+      expect([res.status, res.headers.get('location')]).toEqual([303, '/console/sessions?notice=Session%20expired.']);
+    }
+    const forged = await post('/console/sign-in', `key=${keyA}`, { origin: 'http://127.0.0.1:1' });
+    expect([forged.status, await forged.text()]).toEqual([403, 'Cross-site form refused']);
+  });
+
+  it('may be 16 KiB long, not more', async () => {
+    const { id } = await t.sandbox.a.begin({});
+    const base = `c=0&sessionId=${id}&back=/console/sessions&pad=`;
+    const fits = await post('/console/act/expire', base.padEnd(16 * 1024, 'x'));
+    expect(fits.headers.get('location')).toBe('/console/sessions?notice=Session%20expired.');
+    const over = await post('/console/act/expire', base.padEnd(16 * 1024 + 1, 'x'));
+    expect([over.status, await over.text()]).toEqual([404, 'No such action']);
+  });
+
+  it("lets the operator unblock an address no company's request came from, and no one else act as the operator", async () => {
+    const res = await post('/console/act/unblock', 'c=-1&back=/console/rate-limit&ip=10.9.8.7', { cookie: cookieOf(adminToken) });
+    expect(res.headers.get('location')).toBe(`/console/rate-limit?notice=${encodeURIComponent('10.9.8.7 unblocked.')}`);
+    const company = await post('/console/act/unblock', 'c=-1&back=/console/rate-limit&ip=10.9.8.7');
+    expect(company.headers.get('location')).toBe(`/console/rate-limit?error=${encodeURIComponent('That is not your company.')}`);
+    const other = await post('/console/act/expire', 'c=-1&back=/console/sessions&sessionId=x', { cookie: cookieOf(adminToken) });
+    expect(other.headers.get('location')).toBe(`/console/sessions?error=${encodeURIComponent('That is not your company.')}`);
+    const { id } = await t.sandbox.b.begin({});
+    const asOperator = await post('/console/act/expire', `c=1&back=/console/sessions&sessionId=${id}`, { cookie: cookieOf(adminToken) });
+    expect(asOperator.headers.get('location')).toBe(`/console/sessions?notice=${encodeURIComponent('Session expired.')}`);
+  });
+});
+
+describe('the event stream', () => {
+  it("tells an open page of the company's requests, and frees its place when closed", async () => {
+    const controller = new AbortController();
+    const res = await get('/console/events', { cookie: cookieOf(keyA) });
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, 'text/event-stream', 'no-store']);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    const until = async (text: string) => {
+      while (!seen.includes(text)) seen += decoder.decode((await reader.read()).value);
+    };
+    await until('retry: 1000\n\n');
+    await t.sandbox.a.begin({});
+    await until('event: change\ndata: 1\n\n');
+    await reader.cancel();
+    controller.abort();
+  });
+
+  it('tells an open page after an action of the console', async () => {
+    const res = await get('/console/events', { cookie: cookieOf(keyB) });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes('retry: 1000')) seen += decoder.decode((await reader.read()).value);
+    await post('/console/act/delivery', 'c=1&back=/console/callbacks&paused=true', { cookie: cookieOf(keyB) });
+    while (!seen.includes('event: change')) seen += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+  });
+});
+
+describe('text written into a page', () => {
+  it('is escaped, whatever a record holds', async () => {
+    await t.sandbox.a.addBlacklistRecord({ query: { reason: `<b>"Tom" & 'Jerry'</b>`, documentNumber: 'DOC-1' } });
+    const text = await (await get('/console/blacklist')).text();
+    expect(text).toContain('<td>&#60;b&#62;&#34;Tom&#34; &#38; &#39;Jerry&#39;&#60;/b&#62;</td>');
+    expect(text).not.toContain('<b>"Tom"');
+  });
+
+  it('shows a time as its date and time to the second, and no time as a dash', async () => {
+    const { id } = await t.sandbox.a.begin({});
+    t.sandbox.clock.advance(1_234);
+    const text = await (await get(`/console/sessions/${id}`)).text();
+    expect(text).toContain('<dt>Created</dt><dd><time datetime="2026-01-01T00:00:00.000Z">2026-01-01 00:00:00Z</time></dd>');
+    expect(text).toContain('<dt>Finished</dt><dd>—</dd>');
+  });
+});
+
+describe("the console's own requests", () => {
+  it('are not in the request log', async () => {
+    await get('/console/requests');
+    await get('/console/sessions');
+    const logged = (await t.sandbox.control.listRequests({})).result;
+    expect(logged.filter((r) => r.path.startsWith('/console'))).toEqual([]);
+  });
+});
