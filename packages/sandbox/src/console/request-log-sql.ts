@@ -66,6 +66,8 @@ export function createSqlRequestLog({
   let pending: { raw: Raw; companyKey: string | undefined }[] = [];
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  /** The newest row this instance deleted: its next delete looks past it only. */
+  let deletedUpTo = 0;
   const listeners = new Set<(entry: { companyKey: string | undefined }) => void>();
   let newest = -1;
   let poller: NodeJS.Timeout | undefined;
@@ -104,9 +106,9 @@ export function createSqlRequestLog({
     }
     // One statement a batch: its rows (one text whatever their number, so one prepared statement), and the
     // rows past the latest `size` out. Committed without waiting for the flush of the write-ahead log
-    // (`synchronous_commit` off for this transaction only): the log acknowledges nothing, and a flush per
-    // batch was most of what it cost PostgreSQL.
-    await database.query(
+    // (`synchronous_commit` off for this transaction only): the log acknowledges nothing, so it need not
+    // wait for the disk (it was two statements a batch, each committed with a flush).
+    const gone = await database.query<{ seq: string | number | null }>(
       `with setting as (select set_config('synchronous_commit', 'off', true)),
        added as (
          insert into console_requests (company, raw, request_bytes, response_bytes)
@@ -114,10 +116,14 @@ export function createSqlRequestLog({
          from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as r(company, raw, request, response, n)
          where exists (select 1 from setting) order by n
          returning seq
-       )
-       delete from console_requests where seq <= (select max(seq) from added) - $5::bigint`,
-      [companies, raws, requests, responses, size],
+       ),
+       gone as (delete from console_requests where seq > $6::bigint and seq <= (select max(seq) from added) - $5::bigint returning seq)
+       select max(seq) as seq from gone`,
+      [companies, raws, requests, responses, size, deletedUpTo],
     );
+    // Rows deleted stay in the index until a vacuum: the next delete starts past this one's, not at the
+    // first row ever written (another instance's deletes may leave a few behind: the rows are kept, then).
+    if (gone[0]?.seq != null) deletedUpTo = Math.max(deletedUpTo, Number(gone[0].seq));
   }
 
   /** Writes what waits now (one statement, after the ones already under way). */

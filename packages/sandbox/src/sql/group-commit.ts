@@ -52,9 +52,12 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
       const ran: { waiter: Waiter; ok: boolean; value: unknown }[] = [];
       try {
         const work = async (tx: Database) => {
-          await begin(tx, company);
           // Statements sent without waiting: checked before the commit, so a failed one fails the group.
-          const unawaited: Promise<unknown>[] = [];
+          // The lock is one of them: the first transaction's statements follow it on the connection, so
+          // they run once it is held, and the group saves a round trip.
+          const locked = begin(tx, company);
+          locked.catch(() => {});
+          const unawaited: Promise<unknown>[] = [locked];
           const send = (text: string) => {
             const sent = tx.query(text);
             sent.catch(() => {});
