@@ -52,11 +52,13 @@ describe('the redocly steps of the breaking-change check', () => {
     expect(readFileSync(inProcess, 'utf8')).toBe(readFileSync(child, 'utf8'));
   });
 
-  it('fail with what redocly says: a path that is not there, a $ref that cannot be resolved', async () => {
+  it('fail with what redocly says: a path that is not there, an API not named, a $ref that cannot be resolved', async () => {
     await expect(diffReport(join(tmp, 'not-there.json'), released)).rejects.toThrow(/^redocly diff failed: .*not-there\.json does not exist or is invalid\.\nPlease provide a valid path\.$/);
     const root = join(tmp, 'repository');
     mkdirSync(join(root, 'openapi'), { recursive: true });
-    writeFileSync(join(root, REDOCLY_CONFIG), 'apis:\n  fixture@v1:\n    root: fixture.json\n');
+    writeFileSync(join(root, REDOCLY_CONFIG), 'apis:\n  fixture@v1:\n    root: fixture.json\n  gone@v1:\n    root: gone/openapi.yaml\n');
+    await expect(bundleApi('gone@v1', join(tmp, 'never.json'), { root })).rejects.toThrow(/^redocly bundle failed: openapi\/gone\/openapi\.yaml does not exist or is invalid\.\nPlease provide a valid path\.$/);
+    await expect(bundleApi('other@v1', join(tmp, 'never.json'), { root })).rejects.toThrow(/^redocly bundle failed: openapi\/redocly\.yaml names no API other@v1$/);
     writeFileSync(join(root, 'openapi/fixture.json'), JSON.stringify({ ...fixture, paths: { '/a': { post: { responses: { 200: { $ref: './missing.json' } } } } } }));
     await expect(bundleApi('fixture@v1', join(tmp, 'never.json'), { root })).rejects.toThrow(
       /^redocly bundle failed: bundling openapi\/fixture\.json using configuration for api 'fixture@v1'\.\.\.\n {2}- Can't resolve \$ref: ENOENT: no such file or directory '.*missing\.json'$/,

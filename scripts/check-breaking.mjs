@@ -12,11 +12,12 @@
 //
 // `--update-snapshots` rewrites openapi/released/ from the current descriptions (new APIs get a snapshot,
 // removed ones lose theirs). Run it at release time only: see docs/changing-the-api.md.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundle, loadConfig } from '@redocly/openapi-core';
@@ -38,11 +39,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 // 0.8 s of CPU) for each bundle and each diff, which made this check and its tests (and every mutant
 // Stryker runs through them) slow.
 // - Bundling is @redocly/openapi-core's `bundle`, as openapi/bundle.mjs does for `npm run build`: the same
-//   bytes as `redocly bundle --output` (compared for the three APIs of openapi/redocly.yaml).
+//   bytes as `redocly bundle --output` (check-breaking-engine.test.ts compares them).
 // - `redocly diff` is not in openapi-core's public API: it is in the CLI's own build, whose modules are
 //   named by a hash and whose exports by a letter. CLI_BUILD names them for the pinned version; with any
-//   other version (or REDOCLY_DIFF=cli) the diff runs as the CLI in a child process, as before, and
-//   check-breaking-engine.test.ts fails until CLI_BUILD names the new build's.
+//   other version the diff runs as the CLI in a child process, as before, and check-breaking-engine.test.ts
+//   fails until CLI_BUILD names the new build's.
 
 const require = createRequire(import.meta.url);
 const cliDir = dirname(require.resolve('@redocly/cli/package.json'));
@@ -60,16 +61,19 @@ async function redocly(args, cwd) {
 /** What redocly printed, without its boxed notices and blank lines. */
 const plainLines = (text) => text.split('\n').filter((line) => line.trim() && !/[║╔╚]/.test(line)).join('\n');
 
+// What the CLI's logger prints during one in-process diff, kept for its error message (diffs may overlap).
+const printedBy = new AsyncLocalStorage();
 let inProcessDiff;
+
 /** The CLI's diff command and config loader from its pinned build, or null when another version is installed. */
 function diffEngine() {
   inProcessDiff ??= (async () => {
-    if (process.env.REDOCLY_DIFF === 'cli' || require('@redocly/cli/package.json').version !== CLI_BUILD.version) return null;
+    if (require('@redocly/cli/package.json').version !== CLI_BUILD.version) return null;
     const core = await import(pathToFileURL(join(cliDir, CLI_BUILD.core)).href);
     const { handleDiff } = await import(pathToFileURL(join(cliDir, CLI_BUILD.diff)).href);
-    const [loadConfig, logger] = [core[CLI_BUILD.loadConfig], core[CLI_BUILD.logger]];
-    if (typeof handleDiff !== 'function' || typeof loadConfig !== 'function' || typeof logger?.info !== 'function') return null;
-    return { handleDiff, loadConfig, logger };
+    const logger = core[CLI_BUILD.logger];
+    for (const level of ['info', 'warn', 'error', 'output']) logger[level] = (text) => void printedBy.getStore()?.push(String(text));
+    return { handleDiff, loadConfig: core[CLI_BUILD.loadConfig] };
   })();
   return inProcessDiff;
 }
@@ -79,27 +83,17 @@ export async function diffRunsIn() {
   return (await diffEngine()) ? 'in-process' : 'cli';
 }
 
-// One in-process diff at a time: each holds the CLI's logger to keep what it prints (a diff is CPU work on
-// this one thread, so running them one after another costs no time).
-let diffQueue = Promise.resolve();
-
-async function diffInProcess(engine, base, revision, config, output) {
-  const run = diffQueue.then(async () => {
-    const printed = [];
-    const saved = { info: engine.logger.info, warn: engine.logger.warn, error: engine.logger.error };
-    for (const level of Object.keys(saved)) engine.logger[level] = (text) => void printed.push(String(text));
+function diffInProcess({ handleDiff, loadConfig }, base, revision, config, output) {
+  const printed = [];
+  return printedBy.run(printed, async () => {
     try {
       const argv = { base, revision, format: 'json', output, 'fail-on': 'none' };
-      await engine.handleDiff({ argv, config: await engine.loadConfig({ configPath: config }) });
+      await handleDiff({ argv, config: await loadConfig({ configPath: config }) });
     } catch (error) {
       // What the CLI prints before it exits: what its logger said, then the error's message.
       throw new Error(`redocly diff failed: ${plainLines(`${printed.join('')}\n${error.message}`)}`);
-    } finally {
-      Object.assign(engine.logger, saved);
     }
   });
-  diffQueue = run.catch(() => {});
-  return run;
 }
 
 /** The APIs that openapi/redocly.yaml names, as `{ alias: 'current@v1', name: 'current' }`. */
@@ -114,16 +108,16 @@ export const snapshotPath = (name, root = ROOT) => join(root, RELEASED_DIR, `${n
 export async function bundleApi(alias, output, { root = ROOT } = {}) {
   const config = await loadConfig({ configPath: join(root, REDOCLY_CONFIG) });
   const entry = config.resolvedConfig.apis?.[alias];
-  if (!entry) throw new Error(`redocly bundle failed: openapi/redocly.yaml names no API ${alias}`);
-  const file = isAbsolute(entry.root) ? entry.root : join(root, dirname(REDOCLY_CONFIG), entry.root);
-  // The first line of what `redocly bundle` prints, to say which file failed and why in its words.
+  if (!entry) throw new Error(`redocly bundle failed: ${REDOCLY_CONFIG} names no API ${alias}`);
+  const file = resolvePath(root, dirname(REDOCLY_CONFIG), entry.root);
+  // What `redocly bundle` prints when it fails, in its words.
+  if (!existsSync(file)) throw new Error(`redocly bundle failed: ${relative(root, file)} does not exist or is invalid.\nPlease provide a valid path.`);
   const bundling = `bundling ${relative(root, file)} using configuration for api '${alias}'...`;
   let result;
   try {
     result = await bundle({ ref: file, config: config.forAlias(alias) });
   } catch (error) {
-    const cause = error.source ? `Failed to parse API description at ${file}:\n  - ${error.message.split('\n')[0]}` : error.message;
-    throw new Error(`redocly bundle failed: ${bundling}\n${cause}`);
+    throw new Error(`redocly bundle failed: ${bundling}\nFailed to parse API description at ${file}:\n  - ${error.message.split('\n')[0]}`);
   }
   const errors = result.problems.filter((problem) => problem.severity === 'error');
   if (errors.length) throw new Error(`redocly bundle failed: ${bundling}\n${errors.map((problem) => `  - ${problem.message}`).join('\n')}`);
