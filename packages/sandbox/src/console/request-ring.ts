@@ -5,6 +5,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sandbox } from '@idv-toolkit/types';
 import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
+import { firstHeader } from '../body.js';
 import { describeBody, maxKeptBytes, multipartFields } from './redact.js';
 
 export type LoggedRequest = Sandbox.SandboxLoggedRequest;
@@ -347,7 +348,7 @@ export function createRequestRing({
     const url = req.url ?? '';
     slot.url = url === slot.path ? slot.path : url;
     slot.companyName = flight.trace.company;
-    slot.requestType = intern(req.headers['content-type']);
+    slot.requestType = intern(firstHeader(req, 'content-type'));
     slot.responseType = typeof responseType === 'string' ? responseType : flight.writtenType;
     slot.item = undefined;
     slot.companyKey = undefined;
