@@ -12,8 +12,8 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
  * writes them) resolves to `{ texts, files, cpu }`: the generated files by name (and the worker's CPU
  * seconds for them), made from those bundles and the
  * others as served in `bundleDir`; none, with `unchanged`, when every bundle is the one in `bundleDir`
- * already (nothing to serve anew); undefined if the worker could not make them (dev then generates them
- * itself).
+ * already (nothing to serve anew); `{ failed }` (why) if the worker could not make them, undefined if it
+ * is gone (dev then generates them itself).
  */
 export function typesAhead({ bundleDir = 'openapi/dist' } = {}) {
   const worker = new Worker(new URL(import.meta.url));
@@ -58,7 +58,12 @@ if (!isMainThread && parentPort) {
   const { generateAll } = await import('../packages/types/scripts/generate.mjs');
   const { cpuBetween, threadCpu } = await import('./dev-cpu.mjs');
   let settings;
-  parentPort.on('message', async (message) => {
+  // One message at a time: the warm-up and a save's types would otherwise run interleaved in the generator.
+  let chain = Promise.resolve();
+  parentPort.on('message', (message) => {
+    chain = chain.then(() => handle(message));
+  });
+  async function handle(message) {
     if (message.init) return void (settings = message.init);
     if (message.warmUp) {
       for (let round = 0; round < 2; round++) await generateAll({ bundleDir: settings.bundleDir }).catch(() => {});
@@ -83,10 +88,10 @@ if (!isMainThread && parentPort) {
       for (const [name, text] of Object.entries(texts)) writeFileSync(join(dir, `${name}.json`), text);
       const generated = await generateAll({ bundleDir: dir, only: Object.keys(texts) });
       parentPort.postMessage({ id, result: { texts, files: [...generated], cpu: cpuBetween(began, threadCpu()) } });
-    } catch {
-      parentPort.postMessage({ id, result: undefined });
+    } catch (error) {
+      parentPort.postMessage({ id, result: { failed: String(error?.message ?? error).split('\n')[0] } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }
 }

@@ -46,6 +46,18 @@ describe('typesAhead', () => {
     expect(await worker.make(texts)).toEqual({ texts, files: [], unchanged: true });
   }, 120_000);
 
+  it('makes the types of a save that comes while it warms up', async () => {
+    const served = JSON.parse(readFileSync(at('openapi/dist/current.json'), 'utf8'));
+    const texts = { current: JSON.stringify({ ...served, info: { ...served.info, title: 'While warming up' } }, null, 2) };
+    worker.warmUp();
+    const made = await worker.make(texts);
+    expect(new Map(made!.files).get('current.ts')).toContain('export interface paths');
+  }, 120_000);
+
+  it('says why it could not make the types of a bundle', async () => {
+    expect(await worker.make({ current: 'not JSON' })).toEqual({ failed: expect.stringMatching(/JSON/) });
+  }, 60_000);
+
   it('answers at once, with nothing, once its worker is gone', async () => {
     const stopped = typesAhead({ bundleDir: at('openapi/dist') });
     await stopped.close();

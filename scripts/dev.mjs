@@ -155,11 +155,11 @@ async function rebuild(files, burst) {
   );
   // The worker's types, if it made them of the bundles served; else generated here.
   const made = await early;
-  const fits = made && !made.unchanged && bundled.every((name) => made.texts[name] === servedBundles.get(name));
+  const fits = made?.texts && !made.unchanged && bundled.every((name) => made.texts[name] === servedBundles.get(name));
   const generated = fits ? made.files : await generateAll({ only: bundled });
   const written = [];
   for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
-  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ` (made beside the lint${cpuNote({ '': made.cpu })})` : ''}`);
+  lines.push(`  types    ${written.length ? written.join(', ') : 'unchanged'}: fresh ${ms(began)} after the save${fits ? ` (made beside the lint${cpuNote({ '': made.cpu })})` : made?.failed ? ` (made here: the types worker failed: ${made.failed})` : ''}`);
   // The docs read the bundles and the generated tables, not the compiled packages.
   const docs = rebuildDocs(false);
 
