@@ -2,18 +2,17 @@
 // only the bundle, and the check's worker (dev-check.mjs) hands its bundles on before it lints, so the types
 // are made on the second core while the lint runs on the first. dev writes them only once the check has
 // passed; nothing the worker makes is ever written for a save that fails the check.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 
 /**
- * Starts the worker. `make(texts)` (the bundles' texts of the APIs a save bundled anew, by name, as dev
- * writes them) resolves to `{ texts, files, cpu }`: the generated files by name (and the worker's CPU
- * seconds for them), made from those bundles and the
- * others as served in `bundleDir`; none, with `unchanged`, when every bundle is the one in `bundleDir`
- * already (nothing to serve anew); `{ failed }` (why) if the worker could not make them, undefined if it
- * is gone (dev then generates them itself).
+ * Starts the worker. `make(texts)` (the bundles' texts of the APIs whose bundle a save changed, by name, as
+ * dev writes them) resolves to `{ texts, files, cpu }`: the generated files by name, made from those bundles
+ * and the others as served in `bundleDir`, and the worker's CPU seconds for them; `{ failed }` (why) if the
+ * worker could not make them; undefined if it is gone (dev then generates them itself). Whether a bundle
+ * changed is dev's to say: by the time the worker reads `bundleDir`, dev may have written the save's bundle.
  */
 export function typesAhead({ bundleDir = 'openapi/dist' } = {}) {
   const worker = new Worker(new URL(import.meta.url));
@@ -60,26 +59,26 @@ if (!isMainThread && parentPort) {
   let settings;
   // One message at a time: the warm-up and a save's types would otherwise run interleaved in the generator.
   let chain = Promise.resolve();
+  // Saves waiting: the warm-up gives way to them.
+  let waiting = 0;
   parentPort.on('message', (message) => {
+    if (message.id !== undefined) waiting += 1;
     chain = chain.then(() => handle(message));
   });
   async function handle(message) {
     if (message.init) return void (settings = message.init);
     if (message.warmUp) {
-      for (let round = 0; round < 2; round++) await generateAll({ bundleDir: settings.bundleDir }).catch(() => {});
+      const names = readdirSync(settings.bundleDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+      for (let round = 0; round < 2; round++) {
+        for (const name of names) {
+          if (waiting) return;
+          await generateAll({ bundleDir: settings.bundleDir, only: [name] }).catch(() => {});
+        }
+      }
       return;
     }
+    waiting -= 1;
     const { id, texts } = message;
-    const served = (name) => {
-      try {
-        return readFileSync(join(settings.bundleDir, `${name}.json`), 'utf8');
-      } catch {
-        return undefined;
-      }
-    };
-    // Bundles that are the served ones (a save that changed nothing they hold, or the second half of a
-    // burst the watcher saw in two) need no types: dev serves nothing new for them.
-    if (Object.entries(texts).every(([name, text]) => served(name) === text)) return parentPort.postMessage({ id, result: { texts, files: [], unchanged: true } });
     const dir = mkdtempSync(join(tmpdir(), 'idv-dev-types-'));
     const began = threadCpu();
     try {

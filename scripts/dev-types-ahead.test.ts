@@ -1,5 +1,5 @@
 // The types `npm run dev` makes beside the lint (dev-types-ahead.mjs): from the bundles the check hands on
-// before it lints (dev-check.mjs), of the APIs bundled anew only, and none when the bundles are the served ones.
+// before it lints (dev-check.mjs), of those APIs only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,15 +35,6 @@ describe('typesAhead', () => {
     expect(files.get('current-operations.ts')).toMatch(/"countGroups": \{\s*"path": "\/count-groups"/);
     expect(files.get('current.ts')).toContain('CountGroupsResponse');
     expect(files.has('legacy.ts')).toBe(false);
-  }, 120_000);
-
-  it('makes no types when the bundles are the served ones (the second half of a burst seen in two)', async () => {
-    const served = JSON.parse(readFileSync(at('openapi/dist/current.json'), 'utf8'));
-    const texts = { current: JSON.stringify({ ...served, info: { ...served.info, title: 'Changed' } }, null, 2) };
-    const first = await worker.make(texts);
-    expect(first!.files.length).toBeGreaterThan(0);
-    writeFileSync(at('openapi/dist/current.json'), texts.current);
-    expect(await worker.make(texts)).toEqual({ texts, files: [], unchanged: true });
   }, 120_000);
 
   it('makes the types of a save that comes while it warms up', async () => {

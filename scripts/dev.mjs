@@ -100,7 +100,10 @@ async function rebuild(files, burst) {
   const onBundled = (texts) => {
     mockTimes.bundled = performance.now();
     prismCpuAtBundle = prismCpu();
-    early = ahead.make(texts);
+    // Types for the bundles that differ from those served (not for the second half of a burst the watcher
+    // saw in two, whose bundles the first half served already).
+    const changed = Object.fromEntries(Object.entries(texts).filter(([name, text]) => servedBundles.get(name) !== text));
+    if (Object.keys(changed).length) early = ahead.make(changed);
     prepared = served.mocks.prepare(texts).then(
       async (made) => {
         // When the Prisms had read the new documents (made, held from the port).
@@ -155,7 +158,7 @@ async function rebuild(files, burst) {
   );
   // The worker's types, if it made them of the bundles served; else generated here.
   const made = await early;
-  const fits = made?.texts && !made.unchanged && bundled.every((name) => made.texts[name] === servedBundles.get(name));
+  const fits = made?.texts && bundled.every((name) => made.texts[name] === servedBundles.get(name));
   const generated = fits ? made.files : await generateAll({ only: bundled });
   const written = [];
   for (const [name, content] of generated) if (await writeIfChanged(`${generatedDir}/${name}`, content)) written.push(name);
