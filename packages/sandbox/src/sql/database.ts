@@ -11,15 +11,11 @@ export interface Database {
    * PostgreSQL: as `transaction`, but a failed statement does not doom the transaction by itself (the
    * driver's `transaction` rolls back at the end if any statement failed, even a caught one): the caller
    * rolls back to its own savepoints, and the commit fails if the transaction was left aborted. For the
-   * group commit (group-commit.ts).
+   * group commit (group-commit.ts). With `flushLater`, the COMMIT does not wait for the flush of the
+   * write-ahead log: the transaction resolves once committed (its locks released), and `flushLater` gets a
+   * promise that resolves once the log is on disk past the commit; the caller acknowledges nothing before.
    */
-  transactionWithSavepoints?<T>(work: (tx: Database) => Promise<T>, options?: { flushLater?: boolean }): Promise<T>;
-  /**
-   * PostgreSQL: resolves once every transaction that committed before the call is on disk (a flush of the
-   * write-ahead log). With `transactionWithSavepoints(work, { flushLater: true })`, which commits without
-   * waiting for the flush, the caller acknowledges nothing before this resolves.
-   */
-  flushed?(): Promise<void>;
+  transactionWithSavepoints?<T>(work: (tx: Database) => Promise<T>, options?: { flushLater?: (flushed: Promise<void>) => void }): Promise<T>;
   /** Which engine: for start-up lines and tests, never for branching in handlers. */
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;

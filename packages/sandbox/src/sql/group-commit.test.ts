@@ -144,10 +144,10 @@ it("answers a group only once the write-ahead log is on disk, after the company'
   const state = sqlState(
     {
       ...db,
-      flushed: async () => {
-        if (++flushes === 1) await held;
-        await db.flushed!();
-      },
+      transactionWithSavepoints: (work, options) =>
+        db.transactionWithSavepoints!(work, {
+          flushLater: (flushed) => options!.flushLater!(++flushes === 1 ? held.then(() => flushed) : flushed),
+        }),
     },
     defaultLimits,
   );

@@ -7,8 +7,12 @@
  *
  * - each runs in its own SAVEPOINT, so one that throws (a refused request, a unique violation) rolls
  *   back alone and gets its own error; the others of the group are kept;
- * - all are answered after the one COMMIT (synchronous_commit stays on: a 200 is on disk), and if that
- *   commit fails, every one of them gets its error (nothing of the group is stored);
+ * - all are answered after the one COMMIT and its flush to disk (a 200 is on disk), and if that commit
+ *   fails, every one of them gets its error (nothing of the group is stored). The COMMIT itself does not
+ *   wait for the flush (synchronous_commit off for the group's transaction): the company's lock is free
+ *   at once and its next group runs while the disk works; a synchronous transaction sent right behind
+ *   the COMMIT returns once the log is on disk past it, and only then is the group answered, after the
+ *   company's groups before it;
  * - the order is the order of arrival, the group's transactions are serialised as before, and across
  *   instances the advisory lock still lets one group of a company run at a time.
  *
@@ -45,11 +49,12 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
   const queues = new Map<string, Waiter[]>();
   /** Per company, the answers of its last flushed-later group: the next group's answers follow them. */
   const answered = new Map<string, Promise<void>>();
-  const flushLater = db.flushed !== undefined && db.transactionWithSavepoints !== undefined;
 
   async function lead(company: string, queue: Waiter[]) {
     while (queue.length) {
       const ran: { waiter: Waiter; ok: boolean; value: unknown }[] = [];
+      /** Where the commit's flush is awaited, when the commit did not wait for it. */
+      let flushed: Promise<void> | undefined;
       try {
         const work = async (tx: Database) => {
           // Statements sent without waiting: checked before the commit, so a failed one fails the group.
@@ -86,7 +91,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
           }
           await Promise.all(unawaited);
         };
-        await (flushLater ? db.transactionWithSavepoints!(work, { flushLater: true }) : (db.transactionWithSavepoints ?? db.transaction).call(db, work));
+        await (db.transactionWithSavepoints ? db.transactionWithSavepoints(work, { flushLater: (flush) => (flushed = flush) }) : db.transaction(work));
       } catch (error) {
         // The group's lock, a savepoint or the commit failed: nothing of it is stored.
         for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
@@ -99,7 +104,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
       const answer = () => {
         for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
       };
-      if (!flushLater) {
+      if (!flushed) {
         answer();
         continue;
       }
@@ -108,7 +113,6 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
       // later flush covers them, but their answers, and the callbacks they enqueue, stay in order). If the
       // flush fails, what the group wrote may or may not be on disk: none of it is acknowledged.
       const before = answered.get(company) ?? Promise.resolve();
-      const flushed = db.flushed!();
       const done: Promise<void> = Promise.all([before, flushed]).then(answer, (error) => {
         for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
       });

@@ -59,41 +59,47 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
     kind: 'postgres',
     query: (text, params) => run(sql, text, params),
     transaction: (work) => sql.begin((tx) => work(wrapTransaction(tx))) as Promise<never>,
-    async transactionWithSavepoints(work, { flushLater = false } = {}) {
+    async transactionWithSavepoints(work, { flushLater } = {}) {
       const conn = await sql.reserve();
+      let released = false;
+      const release = () => {
+        if (!released) conn.release();
+        released = true;
+      };
       try {
         // Sent without waiting: the work's first statement follows it in the same round trip.
-        // With `flushLater` the commit returns before the flush: the caller waits for `flushed()` before it
-        // acknowledges, and the company's lock is no longer held through the flush (group-commit.ts).
+        // With `flushLater` the commit returns before the flush, so the company's lock is no longer held
+        // through it (group-commit.ts), and the caller acknowledges nothing before `flushLater`'s promise.
         const begun = flushLater ? conn.unsafe('begin; set local synchronous_commit = off').simple() : conn.unsafe('begin');
         begun.catch(() => {});
         let result;
         try {
-          result = await work(
-            insideTransaction(
-              'postgres',
-              (text, params) => run(conn, text, params),
-              (statement) => conn.unsafe(statement),
-            ),
-          );
+          result = await work(insideTransaction('postgres', (text, params) => run(conn, text, params), (statement) => conn.unsafe(statement)));
           await begun;
         } catch (error) {
           await conn.unsafe('rollback').catch(() => {});
           throw error;
         }
+        const ending = conn.unsafe('commit');
+        let flushed: Promise<void> | undefined;
+        if (flushLater) {
+          // Right behind the COMMIT on the connection, in the same round trip: a transaction that writes a
+          // record to the write-ahead log (a logical message, read by no one: no table, no row lock) and
+          // commits synchronously, so it returns once the log is on disk up to its record, past the commit.
+          flushed = conn
+            .unsafe(`select pg_logical_emit_message(true, 'idv-sandbox', '')`)
+            .simple()
+            .then(() => {});
+          flushed.then(release, release);
+        }
         // A transaction left aborted (a failed statement not rolled back to a savepoint) ends in ROLLBACK.
-        const ended = await conn.unsafe('commit');
+        const ended = await ending;
         if ((ended as unknown as { command?: string }).command !== 'COMMIT') throw new Error(`the transaction was rolled back (${(ended as unknown as { command?: string }).command})`);
+        if (flushed) flushLater!(flushed);
         return result;
       } finally {
-        conn.release();
+        if (!flushLater) release();
       }
-    },
-    async flushed() {
-      // A transaction that writes a record to the write-ahead log (a logical message, read by no one: no
-      // table, no row lock, so flushes of several callers coalesce) commits synchronously: its commit
-      // waits for the log to be on disk up to its own record, past every commit before it.
-      await sql.unsafe(`select pg_logical_emit_message(true, 'idv-sandbox', '')`).simple();
     },
     close: () => sql.end({ timeout: 5 }),
   };
