@@ -29,7 +29,11 @@ const open = async (dir?: string) => {
   opened.push(db);
   return db;
 };
-/** The database, counting its transactions and failing them on demand. */
+/**
+ * The database, counting its transactions and failing them on demand. A statement without parameters
+ * counts as one too: the mirror commits new records as one message of statements, which PostgreSQL runs
+ * as one transaction (pglite-commit.ts).
+ */
 const watched = (db: Database) => {
   const watch = { transactions: 0, fail: false, hold: undefined as Promise<void> | undefined };
   const database: Database = {
@@ -39,6 +43,13 @@ const watched = (db: Database) => {
       await watch.hold;
       if (watch.fail) throw new Error('disk full (a test)');
       return db.transaction(work);
+    },
+    query: async (text, params) => {
+      if (params?.length) return db.query(text, params);
+      watch.transactions++;
+      await watch.hold;
+      if (watch.fail) throw new Error('disk full (a test)');
+      return db.query(text, params);
     },
   };
   return { database, watch };

@@ -161,7 +161,9 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     if (fresh) {
       try {
         await prepareFreshPuts(db, fresh);
-        await db.transaction((tx) => writeFreshPuts(tx, fresh, specs as Record<string, CollectionOptions<unknown>>));
+        // One message without BEGIN: PostgreSQL runs a message of several statements as one transaction.
+        // With PGlite in a worker (pglite-worker.ts) that is one hop between the threads a commit, not three.
+        await writeFreshPuts(db, fresh, specs as Record<string, CollectionOptions<unknown>>);
         return;
       } catch {
         // Written again below, where the error (if it is one) is thrown.
@@ -174,7 +176,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     db.transaction(async (tx) => {
       const usage = usageTally();
       let since = performance.now();
-      // PGlite's statements run in this thread and resolve in microtasks: without a turn of the loop now
+      // PGlite in this thread (`openPglite(dir, { worker: false })`): its statements resolve in microtasks: without a turn of the loop now
       // and then, a commit of a burst's group keeps the server from accepting connections (its listen
       // queue overflows and clients' connects time out) and from reading requests.
       const turn = async () => {
@@ -210,7 +212,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
   const drain = async () => {
     while (queue.length) {
-      // A turn of the event loop before each commit: PGlite works in this thread and its statements resolve
+      // A turn of the event loop before each commit: PGlite in this thread (`worker: false`) works here and its statements resolve
       // in microtasks, so back-to-back commits would keep the loop from reading the requests of a burst
       // until the server's header and request timeouts cut them. Bounded groups keep each turn short.
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -68,11 +68,12 @@ export async function prepareFreshPuts(db: Database, puts: readonly FreshPut[]):
 }
 
 /**
- * Writes `puts` (new records, none with file bytes, distinct IDs) in `tx`, with their usage, as one
- * message, once `prepareFreshPuts` has prepared them. Throws when anything fails: the caller's
- * transaction is then rolled back.
+ * Writes `puts` (new records, none with file bytes, distinct IDs) with their usage, once
+ * `prepareFreshPuts` has prepared them, as one message of statements: PostgreSQL runs such a message
+ * (the simple query protocol, no BEGIN in it) as one transaction, committed when its last statement
+ * ends, rolled back whole when one fails, so this throws and nothing is written.
  */
-export async function writeFreshPuts(tx: Database, puts: readonly FreshPut[], specs: Record<string, CollectionOptions<unknown>>): Promise<void> {
+export async function writeFreshPuts(db: Database, puts: readonly FreshPut[], specs: Record<string, CollectionOptions<unknown>>): Promise<void> {
   type Columns = { ids: string[]; companies: string[]; sizes: number[]; datas: string[]; keyIds: string[]; keyCompanies: string[]; keyNames: string[]; keys: string[] };
   const byTable = new Map<string, Columns>();
   const usage = new Map<string, { company: string; collection: string; records: number; bytes: number }>();
@@ -109,5 +110,5 @@ export async function writeFreshPuts(tx: Database, puts: readonly FreshPut[], sp
     );
   }
   for (const { company, collection, records, bytes } of usage.values()) statements.push(`execute ${usageName}(${literal(company)}, ${literal(collection)}, ${records}, ${bytes})`);
-  await tx.query(statements.join(';\n'));
+  await db.query(statements.join(';\n'));
 }

@@ -11,8 +11,9 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { insideTransaction, type Database } from './database.js';
+import { openPgliteWorker } from './pglite-worker.js';
 import { sameResults } from './result-types.js';
 
 type Queryable = Pick<Transaction, 'query' | 'exec'>;
@@ -42,6 +43,7 @@ function freshTemplate(): Promise<Blob> {
     const file = templateFile();
     const saved = await savedTemplate(file);
     if (saved) return saved;
+    const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create({ parsers: sameResults.parsers });
     let made: Blob;
     try {
@@ -81,22 +83,43 @@ async function run<Row>(db: Queryable, text: string, params?: readonly unknown[]
   return (await db.query<Row>(text, params as unknown[])).rows;
 }
 
+export type PgliteOptions = {
+  /**
+   * Where PGlite runs: in a worker thread (the default: the main thread serves requests meanwhile,
+   * pglite-worker.ts), or in this thread (`false`: for comparisons).
+   */
+  worker?: boolean;
+};
+
 /**
  * Opens PGlite with its data in `dir` (created when missing), or in memory when `dir` is undefined.
  * One process at a time may open a directory (PGlite has no locking between processes).
+ *
+ * What a resolved commit guarantees: PGlite starts PostgreSQL with `-F` (fsync off), and its file
+ * system writes each page and write-ahead-log block straight to the directory's files (Emscripten's
+ * NODEFS: a `write` to the kernel per PostgreSQL write, no fsync). So once a commit resolves, its
+ * write-ahead log is in the operating system's page cache: it survives the process being killed (even
+ * `kill -9`) and restarted, but not a crash of the operating system or a power cut before the kernel
+ * wrote it back (within about 30 s on Linux's defaults). sql/kill-restart.test.ts checks the first.
  */
-export async function openPglite(dir?: string): Promise<Database> {
+export async function openPglite(dir?: string, { worker = true }: PgliteOptions = {}): Promise<Database> {
+  const open = worker ? (load?: Blob) => openPgliteWorker(dir, load) : (load?: Blob) => openInThread(dir, load);
   const fresh = isFresh(dir);
-  let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir: dir, loadDataDir: fresh ? await freshTemplate() : undefined, parsers: sameResults.parsers });
+    return await open(fresh ? await freshTemplate() : undefined);
   } catch (error) {
     if (!fresh) throw error;
     await dropTemplate();
     // The directory was empty or missing: whatever the failed load left in it goes.
     if (dir) await rm(dir, { recursive: true, force: true });
-    db = await PGlite.create({ dataDir: dir, loadDataDir: await freshTemplate(), parsers: sameResults.parsers });
+    return open(await freshTemplate());
   }
+}
+
+/** PGlite in this thread: each statement holds the event loop while it runs. */
+async function openInThread(dir: string | undefined, load: Blob | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db: PGlite = await PGlite.create({ dataDir: dir, loadDataDir: load, parsers: sameResults.parsers });
   return {
     kind: 'pglite',
     query: (text, params) => run(db, text, params),
