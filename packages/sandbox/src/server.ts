@@ -399,21 +399,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
    */
   const uploadReading = (route: Route): UploadReading => ({ bigFields: route.bigFields, bigString: Math.max(64 * 1024, 6 * limits.maxTextLength), maxSkeletonBytes: limits.maxBodyBytes });
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, route: Route, url: Target, trace: Trace) {
-    let outcome: Outcome;
-    try {
-      const maxBytes = route.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
-      const { fields, files } = route.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, route.body, maxBytes, route.uploads ? uploadReading(route) : undefined);
-      outcome = await answer(route, fields, files, withParameters.has(route) ? (route.match.exec(url.pathname)?.groups ?? {}) : {}, trace);
-    } catch (error) {
-      if (!(error instanceof BadInput)) throw error;
-      outcome = badInput(route, error.unread);
-    }
-    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
-    res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
-    res.end(outcome.bytes);
-  }
-
   /** Runs an operation in-process, as if its JSON or form fields had come over HTTP (tests drive load with it). */
   async function invoke(operationId: string, fields: Record<string, unknown>, params: Record<string, string> = {}): Promise<{ status: number; json?: unknown; bytes?: Uint8Array }> {
     const route = routes.find((r) => r.operationId === operationId);
@@ -519,7 +504,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return text(res, 529, 'Too many requests');
     }
     if (widget) return await handleWidget(req, res, url, trace);
-    return await handleApi(req, res, route!, url, trace);
+    // An API request, read, answered and written here rather than in a function of its own: one async
+    // function, its promise and a turn fewer per request (issue 14's bench).
+    const api = route!;
+    let outcome: Outcome;
+    try {
+      const maxBytes = api.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
+      const { fields, files } = api.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined);
+      outcome = await answer(api, fields, files, withParameters.has(api) ? (api.match.exec(url.pathname)?.groups ?? {}) : {}, trace);
+    } catch (error) {
+      if (!(error instanceof BadInput)) throw error;
+      outcome = badInput(api, error.unread);
+    }
+    if ('json' in outcome) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
+    res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
+    res.end(outcome.bytes);
   }
 
   /**
