@@ -103,9 +103,8 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
     let cpuAtFirstSave;
     // The same per kind of process (dev with its threads, its Prisms, its docs build), from save to docs line.
     const cpuToDocsByKind = [];
-    for (let n = 1; n <= rounds; n++) {
-      const operation = countGroupsOperation(n);
-      // The mock is asked for an existing operation all through the reload: every answer must come.
+    /** The mock asked for an existing operation every 20 ms until `stop()`: every answer must come. */
+    const probeMock = () => {
       let probing = true;
       const probe = (async () => {
         while (probing) {
@@ -114,15 +113,13 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
           await delay(20);
         }
       })();
-      const reportStart = output.length;
-      const cpuAtSave = treeCpu(dev.pid);
-      const byKindAtSave = treeCpuByKind(dev.pid);
-      cpuAtFirstSave ??= cpuAtSave;
-      const saved = performance.now();
-      addOperation(join(work, 'openapi/current'), operation);
+      return () => ((probing = false), probe);
+    };
+    /** Seconds from `saved` until each artifact has `operation` (undefined: not within `limitMs`). */
+    const artifactTimes = (operation, saved, limitMs) => {
       const table = (file) => async () => readFileSync(join(work, file), 'utf8').includes(`"${operation.operationId}"`);
       let docsEtag;
-      const times = await Promise.all([
+      return Promise.all([
         until(table('packages/types/src/generated/current-operations.ts'), saved, limitMs),
         // The compiled client builds its methods from the compiled types package's table when imported.
         until(table('packages/types/dist/generated/current-operations.js'), saved, limitMs),
@@ -140,16 +137,36 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
           return answer.status === 200 && answer.headers.get('x-sandbox-emulated') === 'false';
         }, saved, limitMs),
       ]);
+    };
+    const kindsBetween = (from, to) => Object.fromEntries(Object.keys(to).map((kind) => [kind, to[kind] - (from[kind] ?? 0)]));
+    for (let n = 1; n <= rounds; n++) {
+      const operation = countGroupsOperation(n);
+      const stopProbe = probeMock();
+      const reportStart = output.length;
+      const cpuAtSave = treeCpu(dev.pid);
+      const byKindAtSave = treeCpuByKind(dev.pid);
+      cpuAtFirstSave ??= cpuAtSave;
+      const saved = performance.now();
+      addOperation(join(work, 'openapi/current'), operation);
+      const times = await artifactTimes(operation, saved, limitMs);
       artifacts.forEach((name, i) => figures[name].push(times[i]));
       // dev's report of the save ends with its docs line: wait for it before the next save.
       await until(async () => /\n {2}docs {5}/.test(output.slice(reportStart)), saved, limitMs);
       cpuToDocs.push(treeCpu(dev.pid) - cpuAtSave);
-      const byKind = treeCpuByKind(dev.pid);
-      cpuToDocsByKind.push(Object.fromEntries(Object.keys(byKind).map((kind) => [kind, byKind[kind] - (byKindAtSave[kind] ?? 0)])));
-      probing = false;
-      await probe;
+      cpuToDocsByKind.push(kindsBetween(byKindAtSave, treeCpuByKind(dev.pid)));
+      await stopProbe();
       reports.push(output.slice(reportStart).trim());
     }
+    // What the asking itself costs dev's processes (the sandbox, docs server and Prism answering every 20 ms):
+    // the same polls for an operation no save adds, for a few seconds with no save.
+    const cpuAtLastRound = treeCpu(dev.pid);
+    const pollingCpuAtStart = treeCpuByKind(dev.pid);
+    const pollingSince = performance.now();
+    const stopIdleProbe = probeMock();
+    await artifactTimes(countGroupsOperation(rounds + 1), pollingSince, 5_000);
+    await stopIdleProbe();
+    const pollingSeconds = (performance.now() - pollingSince) / 1000;
+    const pollingPerSecond = Object.fromEntries(Object.entries(kindsBetween(pollingCpuAtStart, treeCpuByKind(dev.pid))).filter(([kind]) => kind !== 'other').map(([kind, seconds]) => [kind, Number((seconds / pollingSeconds).toFixed(3))]));
     // null: the artifact never had the change within `limitMs` in some round.
     const summary = (values) => (values.some((v) => v === undefined) ? { median: null, worst: null } : { median: median(values), worst: Math.max(...values) });
     const byStep = {};
@@ -158,7 +175,7 @@ export async function devLoopBench({ rounds = 3, limitMs = 60_000, devArgs = [] 
     // Everything dev's processes did per save: its work until the docs line, and what it starts behind it
     // (the next warm Prism, the standby), as far as the next save.
     const byKind = Object.fromEntries(['dev', 'prism', 'docs'].map((kind) => [kind, Number(median(cpuToDocsByKind.map((round) => round[kind])).toFixed(2))]));
-    const cpu = { toDocs: Number(median(cpuToDocs).toFixed(2)), toDocsByProcess: byKind, perRound: Number(((treeCpu(dev.pid) - cpuAtFirstSave) / rounds).toFixed(2)) };
+    const cpu = { toDocs: Number(median(cpuToDocs).toFixed(2)), toDocsByProcess: byKind, perRound: Number(((cpuAtLastRound - cpuAtFirstSave) / rounds).toFixed(2)), pollingPerSecond };
     return { rounds, ...Object.fromEntries(artifacts.map((name) => [name, summary(figures[name])])), probes, failedProbes, loadAverage: loadavg()[0], steps, cpu, reports };
   } finally {
     await stopDev();
