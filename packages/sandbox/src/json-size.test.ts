@@ -11,6 +11,7 @@ const records: unknown[] = [
   { only: undefined },
   { quote: 'say "hi"', slash: 'a\\b', nul: '\u0000', tab: '\t', del: '\u007f', euro: '€', pair: '😀' },
   { lone: '\ud800x' },
+  { low: 'x\udfff', unit: '\u001f', space: ' ~\ue000' },
   { 'key "quoted"': 1, 'ключ': 'значение' },
   { nested: { a: [1, 2] }, list: ['a'] },
   { when: new Date(0) },
