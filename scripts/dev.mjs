@@ -141,7 +141,7 @@ async function rebuild(files, burst) {
   }
 
   // From here on the steps only read the written bundles, so they run side by side: the sandbox's routes
-  // (a few ms, in place), the mocks' swap (their Prisms loaded the worker's bundles during the check), the
+  // (a few ms, in place), the mocks' swap (their Prisms read the check's bundles during the lint), the
   // types and their compile, and the docs build (in its own process, as soon as the types it reads for
   // the code samples are written).
   try {

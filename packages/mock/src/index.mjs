@@ -375,8 +375,8 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
       urls,
       stop,
       /**
-       * With `warm`: has the warm Prisms load the bundles `texts` (name -> the bundle's text, as it will be
-       * written) before they are written, held from the port. Resolves to what `reload({ prepared })` takes,
+       * With `warm`: has the Prisms serving read the bundles `texts` in place (name -> the bundle's text, as
+       * it will be written) before they are written, held from the port. Resolves to what `reload({ prepared })` takes,
        * with a `cancel()` for bundles that will not be served.
        */
       async prepare(texts) {

@@ -7,7 +7,7 @@
 //   a new Prism (a reload, or a standby replacing one that exited) accepts on the same socket, the one it
 //   replaces is told to drain (stop accepting, answer what it has with `Connection: close`, then end);
 // - it tells the supervisor when it listens, and ends when the supervisor's process is gone;
-// - a warm Prism (IDV_MOCK_WARM=1, for reloads) loads Prism's modules, says so, and holds Prism's command
+// - a warm Prism (IDV_MOCK_WARM=1, to replace one that exits) loads Prism's modules, says so, and holds Prism's command
 //   line until the supervisor names the document: loading the modules is most of a Prism's start (1.7 to
 //   1.9 s of CPU, against 0.45 s for the current description's document and server);
 // - a Prism told a new document in place (`{ prism: 'document', inPlace: true, path, ask }`) makes a second
