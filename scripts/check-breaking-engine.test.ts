@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ESM script without type declarations
-import { bundleApi, diffReport, diffRunsIn, REDOCLY_CONFIG, ROOT } from './check-breaking.mjs';
+import { bundleApi, compareDocuments, DIFF_CONFIG, diffReport, REDOCLY_CONFIG, ROOT } from './check-breaking.mjs';
 // @ts-expect-error -- a plain ESM script without type declarations
 import { quietEnv } from './run.mjs';
 
@@ -27,22 +27,30 @@ function variant(name: string, edit: (doc: any) => void): string {
 }
 
 describe('the redocly steps of the breaking-change check', () => {
-  it('diff in this process with the installed @redocly/cli (else CLI_BUILD in check-breaking.mjs names another build)', async () => {
-    expect(await diffRunsIn()).toBe('in-process');
-  });
-
-  it('report a diff as `redocly diff --format json` does: every change, its impact, verdicts and summary', async () => {
+  it('report a diff as `redocly diff --format json --output` does: every change, its impact, verdicts and summary', async () => {
     const revision = variant('changed', (doc) => {
       delete doc.paths['/delete-blacklist-record'];
       doc.components.schemas.NewBlacklistRecord.required.push('notes');
       doc.components.schemas.AddBlacklistRecordResponse.properties.createdAt = { type: 'string' };
     });
-    const [inProcess, child] = await Promise.all([diffReport(released, revision), diffReport(released, revision, { via: 'cli' })]);
-    expect(inProcess.changes.length).toBeGreaterThan(2);
-    expect(inProcess.summary.major).toBeGreaterThan(0);
+    const output = join(tmp, 'cli-report.json');
+    execFileSync(process.execPath, [cli, 'diff', released, revision, '--config', join(ROOT, DIFF_CONFIG), '--format', 'json', '--fail-on', 'none', '--output', output], { cwd: tmp, env: quietEnv, stdio: 'ignore' });
+    const report = await diffReport(released, revision);
+    expect(report.changes.length).toBeGreaterThan(2);
+    expect(report.summary.major).toBeGreaterThan(0);
     // Files are named relative to where each ran: by their names alone, everything else is the same.
-    const named = (report: object) => JSON.parse(JSON.stringify(report, (key, value) => (key === 'file' || key === 'base' || key === 'revision') && typeof value === 'string' ? basename(value) : value));
-    expect(named(inProcess)).toEqual(named(child));
+    const named = (value: object) => JSON.parse(JSON.stringify(value, (key, item) => (key === 'file' || key === 'base' || key === 'revision') && typeof item === 'string' ? basename(item) : item));
+    expect(named(report)).toEqual(named(JSON.parse(readFileSync(output, 'utf8'))));
+  });
+
+  it('rate changes by the diff configuration given: a rule set to minor no longer breaks', async () => {
+    const revision = variant('removed-path', (doc) => delete doc.paths['/delete-blacklist-record']);
+    const config = join(tmp, 'path-removed-minor.yaml');
+    writeFileSync(config, 'extends:\n  - diff-recommended\ndiff:\n  path-removed: minor\n');
+    expect((await compareDocuments(released, revision)).breaking.map((change: { rule: string }) => change.rule)).toEqual(['path-removed']);
+    const lowered = await compareDocuments(released, revision, { config });
+    expect(lowered.breaking).toEqual([]);
+    expect(lowered.summary).toMatchObject({ major: 0, minor: 1 });
   });
 
   it('bundle an API of openapi/redocly.yaml into the same bytes as `redocly bundle --output`', async () => {

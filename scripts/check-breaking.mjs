@@ -13,18 +13,13 @@
 // `--update-snapshots` rewrites openapi/released/ from the current descriptions (new APIs get a snapshot,
 // removed ones lose theirs). Run it at release time only: see docs/changing-the-api.md.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import { parse } from 'yaml';
-import { quietEnv } from './run.mjs';
-
-const execFileAsync = promisify(execFile);
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const RELEASED_DIR = 'openapi/released';
@@ -41,59 +36,35 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 // - Bundling is @redocly/openapi-core's `bundle`, as openapi/bundle.mjs does for `npm run build`: the same
 //   bytes as `redocly bundle --output` (check-breaking-engine.test.ts compares them).
 // - `redocly diff` is not in openapi-core's public API: it is in the CLI's own build, whose modules are
-//   named by a hash and whose exports by a letter. CLI_BUILD names them for the pinned version; with any
-//   other version the diff runs as the CLI in a child process, as before, and check-breaking-engine.test.ts
-//   fails until CLI_BUILD names the new build's.
+//   named by a hash and whose exports by a letter. CLI_BUILD names them for the pinned version (the
+//   `diff` command's handler, the config loader and the logger it prints with); another version of
+//   @redocly/cli makes the check fail until CLI_BUILD names the new build's, and
+//   check-breaking-engine.test.ts compares the report with the command line's.
 
 const require = createRequire(import.meta.url);
 const cliDir = dirname(require.resolve('@redocly/cli/package.json'));
-const redoclyCli = join(cliDir, 'bin/cli.js');
 const CLI_BUILD = { version: '2.77.0', core: 'lib/chunks/KSRBMNUH.js', loadConfig: 'ya', logger: 'oa', diff: 'lib/chunks/HPXIL34S.js' };
-
-async function redocly(args, cwd) {
-  try {
-    return await execFileAsync(process.execPath, [redoclyCli, ...args], { cwd, env: quietEnv, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    throw new Error(`redocly ${args[0]} failed: ${plainLines(`${error.stderr ?? ''}`) || error.message}`);
-  }
-}
 
 /** What redocly printed, without its boxed notices and blank lines. */
 const plainLines = (text) => text.split('\n').filter((line) => line.trim() && !/[║╔╚]/.test(line)).join('\n');
 
-// What the CLI's logger prints during one in-process diff, kept for its error message (diffs may overlap).
+// What the CLI's logger prints during one diff: the report (its `output`) and its messages, kept apart
+// for each diff (diffs may overlap).
 const printedBy = new AsyncLocalStorage();
-let inProcessDiff;
+let diffEngine;
 
-/** The CLI's diff command and config loader from its pinned build, or null when another version is installed. */
-function diffEngine() {
-  inProcessDiff ??= (async () => {
-    if (require('@redocly/cli/package.json').version !== CLI_BUILD.version) return null;
+function cliDiff() {
+  diffEngine ??= (async () => {
+    const { version } = require('@redocly/cli/package.json');
+    if (version !== CLI_BUILD.version) throw new Error(`redocly diff failed: @redocly/cli ${version} is installed; CLI_BUILD in scripts/check-breaking.mjs names the modules of ${CLI_BUILD.version}`);
     const core = await import(pathToFileURL(join(cliDir, CLI_BUILD.core)).href);
     const { handleDiff } = await import(pathToFileURL(join(cliDir, CLI_BUILD.diff)).href);
     const logger = core[CLI_BUILD.logger];
-    for (const level of ['info', 'warn', 'error', 'output']) logger[level] = (text) => void printedBy.getStore()?.push(String(text));
+    for (const level of ['info', 'warn', 'error']) logger[level] = (text) => void printedBy.getStore()?.messages.push(String(text));
+    logger.output = (text) => void printedBy.getStore()?.report.push(String(text));
     return { handleDiff, loadConfig: core[CLI_BUILD.loadConfig] };
   })();
-  return inProcessDiff;
-}
-
-/** 'in-process' when the installed @redocly/cli is the build CLI_BUILD names, 'cli' otherwise. */
-export async function diffRunsIn() {
-  return (await diffEngine()) ? 'in-process' : 'cli';
-}
-
-function diffInProcess({ handleDiff, loadConfig }, base, revision, config, output) {
-  const printed = [];
-  return printedBy.run(printed, async () => {
-    try {
-      const argv = { base, revision, format: 'json', output, 'fail-on': 'none' };
-      await handleDiff({ argv, config: await loadConfig({ configPath: config }) });
-    } catch (error) {
-      // What the CLI prints before it exits: what its logger said, then the error's message.
-      throw new Error(`redocly diff failed: ${plainLines(`${printed.join('')}\n${error.message}`)}`);
-    }
-  });
+  return diffEngine;
 }
 
 /** The APIs that openapi/redocly.yaml names, as `{ alias: 'current@v1', name: 'current' }`. */
@@ -125,21 +96,19 @@ export async function bundleApi(alias, output, { root = ROOT } = {}) {
   return output;
 }
 
-/**
- * Runs `redocly diff base revision` and returns its JSON report (every change, with its impact): in this
- * process when it can, as the CLI in a child process with `via: 'cli'`.
- */
-export async function diffReport(base, revision, { config = join(ROOT, DIFF_CONFIG), via } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'idv-diff-'));
-  try {
-    const output = join(dir, 'report.json');
-    const engine = via === 'cli' ? null : await diffEngine();
-    if (engine) await diffInProcess(engine, base, revision, config, output);
-    else await redocly(['diff', base, revision, '--config', config, '--format', 'json', '--fail-on', 'none', '--output', output], dir);
-    return JSON.parse(readFileSync(output, 'utf8'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Runs `redocly diff base revision` and returns its JSON report (every change, with its impact). */
+export async function diffReport(base, revision, { config = join(ROOT, DIFF_CONFIG) } = {}) {
+  const { handleDiff, loadConfig } = await cliDiff();
+  const printed = { report: [], messages: [] };
+  await printedBy.run(printed, async () => {
+    try {
+      await handleDiff({ argv: { base, revision, format: 'json', 'fail-on': 'none' }, config: await loadConfig({ configPath: config }) });
+    } catch (error) {
+      // What the command line prints before it exits: what its logger said, then the error's message.
+      throw new Error(`redocly diff failed: ${plainLines(`${printed.messages.join('')}\n${error.message}`)}`);
+    }
+  });
+  return JSON.parse(printed.report.join(''));
 }
 
 // ------------------------------------------------------------------------------- plain-word descriptions
