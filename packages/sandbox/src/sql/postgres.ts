@@ -66,6 +66,8 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
         if (!released) conn.release();
         released = true;
       };
+      /** The flush barrier sent behind the COMMIT: the connection is released once it has answered. */
+      let flushed: Promise<void> | undefined;
       try {
         // Sent without waiting: the work's first statement follows it in the same round trip.
         // With `flushLater` the commit returns before the flush, so the company's lock is no longer held
@@ -81,7 +83,6 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
           throw error;
         }
         const ending = conn.unsafe('commit');
-        let flushed: Promise<void> | undefined;
         if (flushLater) {
           // Right behind the COMMIT on the connection, in the same round trip: a transaction that writes a
           // record to the write-ahead log (a logical message, read by no one: no table, no row lock) and
@@ -98,7 +99,7 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
         if (flushed) flushLater!(flushed);
         return result;
       } finally {
-        if (!flushLater) release();
+        if (!flushed) release();
       }
     },
     close: () => sql.end({ timeout: 5 }),
