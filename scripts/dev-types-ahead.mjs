@@ -20,12 +20,15 @@ export function typesAhead({ bundleDir = 'openapi/dist' } = {}) {
   let next = 0;
   let gone = false;
   const waiting = new Map();
-  worker.on('message', ({ id, result }) => {
+  let warmed;
+  worker.on('message', ({ id, result, warm }) => {
+    if (warm) return warmed?.();
     waiting.get(id)?.(result);
     waiting.delete(id);
   });
   const failAll = () => {
     gone = true;
+    warmed?.();
     for (const done of waiting.values()) done(undefined);
     waiting.clear();
   };
@@ -44,10 +47,14 @@ export function typesAhead({ bundleDir = 'openapi/dist' } = {}) {
     /**
      * Generates the types of the served bundles once, for nothing: the generator's first runs in a thread
      * are its slowest (0.3 s of CPU for the current description, 0.1 s from the third on), and the first
-     * save should not pay for them.
+     * save should not pay for them. Resolves once done (or given way to a save).
      */
     warmUp() {
-      if (!gone) worker.postMessage({ warmUp: true });
+      if (gone) return Promise.resolve();
+      return new Promise((resolve) => {
+        warmed = resolve;
+        worker.postMessage({ warmUp: true });
+      });
     },
     close: () => worker.terminate(),
   };
@@ -69,13 +76,13 @@ if (!isMainThread && parentPort) {
     if (message.init) return void (settings = message.init);
     if (message.warmUp) {
       const names = readdirSync(settings.bundleDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
-      for (let round = 0; round < 2; round++) {
+      warming: for (let round = 0; round < 2; round++) {
         for (const name of names) {
-          if (waiting) return;
+          if (waiting) break warming;
           await generateAll({ bundleDir: settings.bundleDir, only: [name] }).catch(() => {});
         }
       }
-      return;
+      return parentPort.postMessage({ warm: true });
     }
     waiting -= 1;
     const { id, texts } = message;

@@ -184,8 +184,7 @@ async function rebuild(files, burst) {
 const first = await checker.check();
 // The types' generator and the docs build run once now, so that the first save finds them warm (their first
 // runs are their slowest: a thread's first generation, a build process's start and imports).
-ahead.warmUp();
-void rebuildDocs(false);
+const warmedUp = Promise.all([ahead.warmUp(), rebuildDocs(false), served.mocks.warmReady?.()]);
 if (first.errors.length) console.log(problemLines(`openapi/ has ${first.errors.length} error(s) now; a save that fixes them reloads everything:`, first.errors).join('\n'));
 await watchSpec('openapi', rebuild, { quietMs });
 
@@ -223,4 +222,8 @@ async function reloadSandboxCode(files, burst) {
   console.log(lines.join('\n'));
 }
 await watchFiles('.', ['packages/sandbox/src'], reloadSandboxCode, { include: (file) => sandboxSource.test(file) && !notSandboxCode.test(file), quietMs });
+// Ready once the warm-ups are done (the watchers already run: a save meanwhile is handled, only slower):
+// a save right after this line finds every step warm and no start-up work beside it.
+// At most a minute: a warm Prism that keeps failing to load is the mock's to report, not a reason to wait.
+await Promise.race([warmedUp, new Promise((resolve) => setTimeout(resolve, 60_000).unref())]);
 console.log('Watching openapi/, the guides and the sandbox\'s code for changes. Ctrl-C stops.\n');

@@ -55,4 +55,6 @@ export declare function startMocks(options?: {
   warmPids(): Record<MockName, number | undefined>;
   /** Resolves once each interface has its standby loaded (at once without `standby`). */
   standbysReady(): Promise<void>;
+  /** Resolves once each interface has its warm Prism's modules loaded (at once without `warm`). */
+  warmReady(): Promise<void>;
 }>;

@@ -316,6 +316,10 @@ function supervise(name, document, { socket, host, port, verbose, timeoutMs, log
     async standbyReady() {
       while (useStandby && !stopping && !(await standby?.loaded.then(() => true, () => false))) await delay(100);
     },
+    /** Resolves once the warm Prism has loaded its modules (at once without `warm`). */
+    async warmReady() {
+      while (useWarm && !stopping && !(await warm?.warmed.then(() => true, () => false))) await delay(100);
+    },
     async stop() {
       stopping = true;
       await Promise.all([...children].map(stopChild));
@@ -429,6 +433,7 @@ export async function startMocks({ host = '127.0.0.1', ports = defaultPorts, ver
       prismPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].pid()])),
       warmPids: () => Object.fromEntries(names.map((name, i) => [name, supervisors[i].warmPid()])),
       standbysReady: () => Promise.all(supervisors.map((s) => s.standbyReady())).then(() => undefined),
+      warmReady: () => Promise.all(supervisors.map((s) => s.warmReady())).then(() => undefined),
     };
   } catch (error) {
     await stop();

@@ -28,6 +28,7 @@ const listGroups = () =>
 
 describe('a reload with warm: true', () => {
   it('is read in place by the Prism serving, every request meanwhile answered, the warm Prism kept for an exit', async () => {
+    await mocks.warmReady();
     const servingPid = mocks.prismPids().current;
     const warmPid = mocks.warmPids().current;
     expect(warmPid).toBeGreaterThan(0);
