@@ -12,6 +12,7 @@
 //   SANDBOX_DISTS="before=/path/to/old/dist,after=packages/sandbox/dist" OPERATIONS=add node bench/sandbox-inprocess.mjs
 //   PROFILE=out.cpuprofile node bench/sandbox-inprocess.mjs   (a V8 profile of the measured rounds, per operation)
 //   HEAP=1 PROFILE=out node bench/sandbox-inprocess.mjs       (a sampled allocation profile instead, garbage included)
+//   KEPT=1 node --expose-gc bench/sandbox-inprocess.mjs        (also the heap each round leaves behind, per request)
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -131,7 +132,11 @@ for (const operation of (process.env.OPERATIONS ?? 'add,list').split(',')) {
       // that the `allocated=` of V8's lines between them add up to what the round allocated (bytes do not
       // depend on the machine's load as time does). bench/allocations.mjs reads them.
       if (process.env.ALLOCATIONS) gc(), console.log(`round-start ${operation} ${name} ${perRound}`), gc();
+      // KEPT=1 with `node --expose-gc`: the heap a round leaves behind, per request (what add keeps of each
+      // stored record: the store's objects and map entries; the request ring's share is bounded and already full).
+      const keptBefore = process.env.KEPT ? (gc(), gc(), process.memoryUsage().heapUsed) : 0;
       figures[name].push(await drive(servers[name], paths[operation], requests[operation], perRound));
+      if (process.env.KEPT) gc(), gc(), console.log(`${operation} ${name}: ${((process.memoryUsage().heapUsed - keptBefore) / perRound).toFixed(0)} bytes kept per request`);
       if (process.env.ALLOCATIONS) gc(), console.log('round-end');
     }
   }

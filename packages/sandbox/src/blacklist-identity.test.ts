@@ -6,7 +6,7 @@ describe('identityOf', () => {
     const fields = { reason: 'Fraud', firstName: ' Jane', lastName: 'ROE ', documentNumber: '12ab34567', birthday: '1990-04-01T23:30:00-05:00' };
     const other = { reason: 'Another', firstName: 'jane', lastName: 'roe', documentNumber: '12AB34567', birthday: '1990-04-01T00:00:00Z' };
     expect(identityOf(fields)).toBe(identityOf(other));
-    expect(identityOf({ id: 'blk_1', ...fields })).toBe(identityOf(other));
+    expect(identityOf({ id: 'blk_1', ...fields } as Parameters<typeof identityOf>[0])).toBe(identityOf(other));
   });
 
   it('follows every identifying field of the record asked about, also of a record changed since it was last asked', () => {

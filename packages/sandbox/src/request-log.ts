@@ -78,7 +78,7 @@ export function batchedLines(write: (text: string) => void): (text: string) => v
       flush();
       if (most > pending.length) pending = Buffer.allocUnsafeSlow(most);
     }
-    used += pending.utf8Write(text, used);
+    used += pending.write(text, used);
     pending[used++] = 10;
     characters += text.length;
     if (characters >= flushCharacters) flush();
