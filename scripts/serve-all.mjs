@@ -84,6 +84,8 @@ export async function serveAll({ host = '127.0.0.1', ports = portsFrom({ portBas
     docs,
     sandboxUrl,
     mocks,
+    /** The running sandbox (`npm run dev` hands it new handler code: sandbox.replaceHandlers). */
+    sandbox,
     printUrls() {
       console.log('');
       console.log(`API reference (docs)             ${docs.url}/`);
