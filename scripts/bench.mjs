@@ -28,7 +28,8 @@ console.log(
     `mock ${seconds(loop.mock)}, sandbox ${seconds(loop.sandbox)} (target <= 1.5 s each): ` +
     `${verdict(['types', 'compiled', 'docs', 'mock', 'sandbox'].every((name) => loop[name].median !== null && loop[name].worst <= 1.5))}; ` +
     `mock unreachable ${loop.failedProbes} of ${loop.probes} probes during the reloads (target 0): ${verdict(loop.failedProbes === 0)} ` +
-    `(${loop.rounds} saves, each adding an operation; load average ${loop.loadAverage.toFixed(2)})`,
+    `(${loop.rounds} saves, each adding an operation; load average ${loop.loadAverage.toFixed(2)}; ` +
+    `CPU of dev's processes per save ${loop.cpu.toDocs.toFixed(2)} s: dev ${loop.cpu.toDocsByProcess.dev.toFixed(2)}, Prisms ${loop.cpu.toDocsByProcess.prism.toFixed(2)}, docs ${loop.cpu.toDocsByProcess.docs.toFixed(2)})`,
 );
 
 const size = await clientSize();
