@@ -62,6 +62,11 @@ describe('the redocly steps of the breaking-change check', () => {
 
   it('fail with what redocly says: a path that is not there, an API not named, a $ref that cannot be resolved', async () => {
     await expect(diffReport(join(tmp, 'not-there.json'), released)).rejects.toThrow(/^redocly diff failed: .*not-there\.json does not exist or is invalid\.\nPlease provide a valid path\.$/);
+    // A revision with a $ref to nowhere: redocly's problem, its warning, and its verdict, in that order.
+    const unresolved = variant('unresolved', (doc) => (doc.paths['/delete-blacklist-record'].post.responses['200'] = { $ref: './missing.json' }));
+    await expect(diffReport(released, unresolved)).rejects.toThrow(
+      /^redocly diff failed: \[1\] .*unresolved\.json:\d+:\d+ at #\/paths\/~1delete-blacklist-record\/post\/responses\/200\nCan't resolve \$ref: ENOENT[^]*\n⚠️ {2}The problems above leave parts of the descriptions unresolved[^]*\n❌ The revision has errors, so the diff can miss breaking changes\. Fix the problems above\.\nDiff failed\.$/,
+    );
     const root = join(tmp, 'repository');
     mkdirSync(join(root, 'openapi'), { recursive: true });
     writeFileSync(join(root, REDOCLY_CONFIG), 'apis:\n  fixture@v1:\n    root: fixture.json\n  gone@v1:\n    root: gone/openapi.yaml\n');

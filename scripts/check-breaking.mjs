@@ -51,20 +51,18 @@ const plainLines = (text) => text.split('\n').filter((line) => line.trim() && !/
 // What the CLI's logger prints during one diff: the report (its `output`) and its messages, kept apart
 // for each diff (diffs may overlap).
 const printedBy = new AsyncLocalStorage();
-let diffEngine;
 
-function cliDiff() {
-  diffEngine ??= (async () => {
-    const { version } = require('@redocly/cli/package.json');
-    if (version !== CLI_BUILD.version) throw new Error(`redocly diff failed: @redocly/cli ${version} is installed; CLI_BUILD in scripts/check-breaking.mjs names the modules of ${CLI_BUILD.version}`);
-    const core = await import(pathToFileURL(join(cliDir, CLI_BUILD.core)).href);
-    const { handleDiff } = await import(pathToFileURL(join(cliDir, CLI_BUILD.diff)).href);
-    const logger = core[CLI_BUILD.logger];
-    for (const level of ['info', 'warn', 'error']) logger[level] = (text) => void printedBy.getStore()?.messages.push(String(text));
-    logger.output = (text) => void printedBy.getStore()?.report.push(String(text));
-    return { handleDiff, loadConfig: core[CLI_BUILD.loadConfig] };
-  })();
-  return diffEngine;
+/** The CLI's diff command and config loader (its modules are loaded once: import() keeps them). */
+async function cliDiff() {
+  const { version } = require('@redocly/cli/package.json');
+  // Stryker disable next-line all: only another installed version of the CLI reaches it.
+  if (version !== CLI_BUILD.version) throw new Error(`redocly diff failed: @redocly/cli ${version} is installed; CLI_BUILD in scripts/check-breaking.mjs names the modules of ${CLI_BUILD.version}`);
+  const core = await import(pathToFileURL(join(cliDir, CLI_BUILD.core)).href);
+  const { handleDiff } = await import(pathToFileURL(join(cliDir, CLI_BUILD.diff)).href);
+  const logger = core[CLI_BUILD.logger];
+  for (const level of ['info', 'warn', 'error']) logger[level] = (text) => void printedBy.getStore()?.messages.push(String(text));
+  logger.output = (text) => void printedBy.getStore()?.report.push(String(text));
+  return { handleDiff, loadConfig: core[CLI_BUILD.loadConfig] };
 }
 
 /** The APIs that openapi/redocly.yaml names, as `{ alias: 'current@v1', name: 'current' }`. */
