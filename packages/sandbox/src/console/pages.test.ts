@@ -230,6 +230,52 @@ describe('the sessions pages', () => {
   });
 });
 
+describe("the operator's lists", () => {
+  it("interleave the companies' sessions and callbacks, newest first", async () => {
+    t.sandbox.companies.get(keyB)!.callbackUrl = callbackUrl;
+    const ids: string[] = [];
+    for (const client of [t.a, t.b, t.a]) {
+      const { id } = await client.begin({});
+      ids.push(id);
+      t.clock.advance(1_000);
+    }
+    expect(rows((await page('/console/sessions', adminToken)).text, 'session-row').map((r) => [r[0], r[1]])).toEqual([
+      [ids[2], 'Company A'],
+      [ids[1], 'Company B'],
+      [ids[0], 'Company A'],
+    ]);
+    for (const [control, id] of [[t.control, ids[0]], [t.controlB, ids[1]], [t.control, ids[2]]] as const) {
+      await control.completeSession({ sessionId: id!, result: 'approved' });
+      await t.sandbox.dispatcher.idle();
+      t.clock.advance(1_000);
+    }
+    expect(rows((await page('/console/callbacks', adminToken)).text, 'callback-row').map((r) => [r[5], r[1]])).toEqual([[ids[2], 'Company A'], [ids[1], 'Company B'], [ids[0], 'Company A']]);
+  });
+});
+
+describe('a session finished otherwise', () => {
+  it('has media when rejected or sent to a manual check, and lists its callbacks newest first', async () => {
+    for (const result of ['rejected', 'manual-check'] as const) {
+      const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
+      await t.control.completeSession({ sessionId: id, result });
+      await t.sandbox.dispatcher.idle();
+      const text = (await page(`/console/sessions/${id}`)).text;
+      expect(text).toContain(`/console/media/0/${id}/pdf`);
+      expect(text).not.toContain('No media');
+    }
+    const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
+    await t.control.completeSession({ sessionId: id, result: 'approved' });
+    await t.sandbox.dispatcher.idle();
+    t.clock.advance(1_000);
+    await t.control.requestAdditionalInformation({ sessionId: id });
+    await t.sandbox.dispatcher.idle();
+    const listed = rows((await page(`/console/sessions/${id}`)).text, 'session-callback');
+    expect(listed).toHaveLength(2);
+    expect(listed[0]![6]).toContain('ADDITIONAL');
+    expect(listed[1]![6]).toContain('APPROVED');
+  });
+});
+
 describe('the callbacks page', () => {
   it('shows delivery on with a pause button, the attempts newest first with a resend button, and nothing for a company without a URL', async () => {
     const id = await finishedSession();
