@@ -1,9 +1,9 @@
 // The company blacklist: records that the automatic check of every finished KYC session matches
 // applicants against (blacklist-match.ts). The duplicate rule (blacklist-identity.ts) is the store's
-// unique `identity` index: the check below answers most duplicates, and the index the rest (another
-// instance on the same database got there first).
+// unique `identity` index: the store's put refuses a taken identity (Duplicate), on every store and across
+// instances on one database.
 import { dayOf, identifyingFields as identifying, identityOf } from '../blacklist-identity.js';
-import { ApiError } from '../errors.js';
+import { ApiError, StoreFull } from '../errors.js';
 import type { Context, TypedHandlers } from '../context.js';
 import type { BlacklistRecord } from '../state.js';
 import { lazyReplyWithText } from '../json-text.js';
@@ -56,12 +56,15 @@ export const blacklistHandlers: TypedHandlers = {
     const company = context.company.companyKey;
     const record = recordFrom(context.body.query);
     const { blacklist } = context.state;
-    if ((await blacklist.find(company, 'identity', identityOf(record))).length) throw new ApiError('already-exists');
+    // No lookup first: the put refuses a taken identity itself (Duplicate), in the same statement as the
+    // write on a database (one round trip in the company's serialised chain, not two). A full store is
+    // checked before the identity, so a refusal for room asks whether the record exists, as before.
     record.id = context.ids.next('blk');
     try {
       await blacklist.put(company, record.id, record);
     } catch (error) {
       if (error instanceof Duplicate) throw new ApiError('already-exists');
+      if (error instanceof StoreFull && (await blacklist.find(company, 'identity', identityOf(record))).length) throw new ApiError('already-exists');
       throw error;
     }
     return { json: { result: record.id } };
