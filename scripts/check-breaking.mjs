@@ -39,7 +39,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 //   named by a hash and whose exports by a letter. CLI_BUILD names them for the pinned version (the
 //   `diff` command's handler, the config loader and the logger it prints with); another version of
 //   @redocly/cli makes the check fail until CLI_BUILD names the new build's, and
-//   check-breaking-engine.test.ts compares the report with the command line's.
+//   check-breaking-engine.test.ts compares the report with the command line's. To find them: the chunk
+//   that ends `export{... as handleDiff}`, and in index.js the core chunk's exports bound to the names
+//   of the config loader (`await X({configPath:...`) and of the logger (`X.info(`).
 
 const require = createRequire(import.meta.url);
 const cliDir = dirname(require.resolve('@redocly/cli/package.json'));
