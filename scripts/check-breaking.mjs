@@ -54,7 +54,7 @@ const plainLines = (text) => text.split('\n').filter((line) => line.trim() && !/
 // for each diff (diffs may overlap).
 const printedBy = new AsyncLocalStorage();
 
-/** The CLI's diff command and config loader (its modules are loaded once: import() keeps them). */
+/** The CLI's diff command and its own config loader (the modules load once: import() keeps them). */
 async function cliDiff() {
   const { version } = require('@redocly/cli/package.json');
   // Stryker disable next-line all: only another installed version of the CLI reaches it.
@@ -64,7 +64,7 @@ async function cliDiff() {
   const logger = core[CLI_BUILD.logger];
   for (const level of ['info', 'warn', 'error']) logger[level] = (text) => void printedBy.getStore()?.messages.push(String(text));
   logger.output = (text) => void printedBy.getStore()?.report.push(String(text));
-  return { handleDiff, loadConfig: core[CLI_BUILD.loadConfig] };
+  return { handleDiff, loadCliConfig: core[CLI_BUILD.loadConfig] };
 }
 
 /** The APIs that openapi/redocly.yaml names, as `{ alias: 'current@v1', name: 'current' }`. */
@@ -98,11 +98,11 @@ export async function bundleApi(alias, output, { root = ROOT } = {}) {
 
 /** Runs `redocly diff base revision` and returns its JSON report (every change, with its impact). */
 export async function diffReport(base, revision, { config = join(ROOT, DIFF_CONFIG) } = {}) {
-  const { handleDiff, loadConfig } = await cliDiff();
+  const { handleDiff, loadCliConfig } = await cliDiff();
   const printed = { report: [], messages: [] };
   await printedBy.run(printed, async () => {
     try {
-      await handleDiff({ argv: { base, revision, format: 'json', 'fail-on': 'none' }, config: await loadConfig({ configPath: config }) });
+      await handleDiff({ argv: { base, revision, format: 'json', 'fail-on': 'none' }, config: await loadCliConfig({ configPath: config }) });
     } catch (error) {
       // What the command line prints before it exits: what its logger said, then the error's message.
       throw new Error(`redocly diff failed: ${plainLines(`${printed.messages.join('')}\n${error.message}`)}`);
