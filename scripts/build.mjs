@@ -179,12 +179,20 @@ export function upToDate(root = defaultRoot, racy = racyMs) {
  */
 export function build(args = [], { root = defaultRoot, turbo = join(root, 'node_modules', '.bin', 'turbo'), racy = racyMs } = {}) {
   // A build of part of the graph, or with turbo's own options, is turbo's alone, and records nothing.
-  if (args.length === 0 && upToDate(root, racy)) {
+  // Without git (a copy without .git, say) nothing can be vouched for: turbo builds, every time.
+  const attempt = (step) => {
+    try {
+      return step();
+    } catch {
+      return undefined;
+    }
+  };
+  if (args.length === 0 && attempt(() => upToDate(root, racy))) {
     console.log('build: up to date, nothing changed since the last build (turbo not started; `npm run build -- --force` rebuilds)');
     return 0;
   }
   // Read before turbo starts, so a file saved during the build counts as changed next time.
-  const before = args.length === 0 ? { environment: environment(root), inputs: fingerprint(root, inputFiles(root), {}, racy).entries } : undefined;
+  const before = args.length === 0 ? attempt(() => ({ environment: environment(root), inputs: fingerprint(root, inputFiles(root), {}, racy).entries })) : undefined;
   rmSync(stateFile(root), { force: true });
   const run = spawnSync(turbo, ['run', 'build', ...args], { cwd: root, stdio: 'inherit' });
   const status = run.status ?? 1;

@@ -141,6 +141,13 @@ describe('scripts/build.mjs (npm run build)', () => {
     delete process.env.SOME_OTHER_VARIABLE_NOT_IN_TURBO_JSON;
   });
 
+  it('outside a git repository, starts turbo every time', () => {
+    rmSync(join(root, '.git'), { recursive: true, force: true });
+    expect(runBuild()).toBe(0);
+    expect(runBuild()).toBe(0);
+    expect(turboRuns()).toEqual(['run build', 'run build']);
+  });
+
   it('after a failed build, starts turbo again; with arguments, always starts it and records nothing', () => {
     expect(runBuild()).toBe(0);
     process.env.FAKE_TURBO_FAIL = '1';
