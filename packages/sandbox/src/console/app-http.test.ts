@@ -105,7 +105,7 @@ describe('a console form', () => {
 describe('the event stream', () => {
   it("tells an open page of the company's requests", async () => {
     const res = await get('/console/events', { cookie: cookieOf(keyA) });
-    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, 'text/event-stream', 'no-store']);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control'), res.headers.get('x-accel-buffering'), res.headers.get('connection')]).toEqual([200, 'text/event-stream', 'no-store', 'no', 'keep-alive']);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let seen = '';
@@ -138,6 +138,40 @@ describe('the event stream', () => {
     await post('/console/act/delivery', 'c=1&back=/console/callbacks&paused=true', { cookie: cookieOf(keyB) });
     await until('event: change');
     await reader.cancel();
+  });
+});
+
+describe('the event stream and callbacks', () => {
+  it('tells an open page when a callback attempt ends, though no request came', async () => {
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const { createServer } = await import('node:http');
+    const receiver = createServer((req, res) => req.resume().on('end', () => void answered.then(() => res.end('ok'))));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    t.sandbox.sandbox.companies.get(keyA)!.callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/cb`;
+    try {
+      const { id } = await t.sandbox.a.begin({});
+      await t.sandbox.control.completeSession({ sessionId: id, result: 'approved' });
+      const res = await get('/console/events', { cookie: cookieOf(keyA) });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let seen = '';
+      const until = async (text: string) => {
+        while (!seen.includes(text)) {
+          const { done, value } = await reader.read();
+          expect(done, `the stream ended before ${JSON.stringify(text)}`).toBe(false);
+          seen += decoder.decode(value);
+        }
+      };
+      await until('retry: 1000\n\n');
+      // The attempt is under way: its end, with no request, is the only change left.
+      release();
+      await until('event: change\ndata: 1\n\n');
+      await reader.cancel();
+    } finally {
+      release();
+      receiver.close();
+    }
   });
 });
 

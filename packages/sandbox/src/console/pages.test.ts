@@ -223,7 +223,10 @@ describe('the sessions pages', () => {
     const captions = await page(`/console/media/0/${id}/captions`);
     expect([captions.status, captions.type, captions.text.startsWith('WEBVTT\n')]).toEqual([200, 'text/vtt; charset=utf-8', true]);
     const { id: open } = await t.a.begin({});
-    expect((await page(`/console/media/0/${open}/card-front`)).status).toBe(404);
+    const none = await page(`/console/media/0/${open}/card-front`);
+    expect([none.status, none.type, none.text]).toEqual([404, 'text/plain; charset=utf-8', 'No such media for this session (yet)']);
+    const unknown = await page(`/console/media/0/${open}/nope`);
+    expect([unknown.status, unknown.type, unknown.text]).toEqual([404, 'text/plain; charset=utf-8', 'Not found']);
     expect((await page(`/console/media/1/${id}/card-front`)).status).toBe(404);
     expect((await page(`/console/media/0/${id}/card-front`, keyB)).status).toBe(404);
     for (const kind of ['constructor', 'tostring', 'nope']) expect((await page(`/console/media/0/${id}/${kind}`)).status).toBe(404);
