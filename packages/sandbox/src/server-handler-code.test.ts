@@ -1,6 +1,6 @@
 // The handler code swapped in by replaceHandlers (npm run dev) as a request meets it: which operations
 // wait for a write of their company (the read-only list given, or the one kept), a fault of the new
-// applicant-page finish answered as a fault, and a reply whose text the server writes still handing
+// applicant-page finish answered as a fault (and the packaged finish kept when the code gives none), and a reply whose text the server writes still handing
 // its value to an in-process caller.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Handlers } from './context.js';
@@ -85,6 +85,17 @@ describe('the applicant page with a new completeSession', () => {
     const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'approved', form_token: formTokenOf(await (await fetch(url)).text()) }) });
     expect([done.status, await done.json()]).toEqual([500, { error: 'sandbox internal error' }]);
     expect(error).toHaveBeenCalledWith(new Error('a bug in the new code'));
+  });
+});
+
+describe('the applicant page after new code without a completeSession', () => {
+  it('finishes sessions as before', async () => {
+    const t = await startSandbox();
+    const { id, url } = await t.a.begin({});
+    t.sandbox.replaceHandlers({ ...t.sandbox.handlers });
+    const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: 'approved', form_token: formTokenOf(await (await fetch(url)).text()) }) });
+    expect([done.status, (await done.text()).includes('Thank you: the session is finished.')]).toEqual([200, true]);
+    expect((await t.legacyA.getResult({ session_token: id })).result).toBe('approved');
   });
 });
 
