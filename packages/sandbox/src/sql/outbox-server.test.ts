@@ -46,7 +46,8 @@ describe('callbacks on a PGlite data directory', () => {
     } finally {
       receiver.close();
     }
-  });
+    // Two PGlite starts (a worker thread each, whose statements wait for it to be scheduled): 15 to 25 s at load 35 to 40.
+  }, 60_000);
 });
 
 describe('the rate limit on one PostgreSQL', () => {

@@ -7,7 +7,7 @@ import { openPglite } from './pglite.js';
 describe('PGlite in a worker thread', () => {
   let db: Database;
   beforeAll(async () => {
-    db = await openPglite();
+    db = await openPglite(undefined, { worker: true });
     await db.query('create table item (n integer primary key, note text)');
   }, 60_000);
   afterAll(() => db?.close());
