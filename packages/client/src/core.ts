@@ -137,16 +137,28 @@ export function createCore(settings: CoreSettings) {
             // A multipart body is built anew for each attempt: a FormData stream can be read only once.
             body: query ? undefined : request === 'multipart' ? multipartBody(params, keyField, companyKey) : jsonBody(params, keyField, companyKey),
             signal,
-          })
-            .then(async (answer) => {
-              // An answer that comes after its attempt was given up on: free its connection.
-              if (timedOut) return void answer.body?.cancel();
-              response = answer;
-              // The body is read within the attempt's timeout too: a server may stall halfway.
-              if (answer.ok && expected === 'binary') blob = await answer.blob();
-              else text = await answer.text();
-            })
-            .then(resolve, reject);
+          }).then((answer) => {
+            // An answer that comes after its attempt was given up on: free its connection.
+            if (timedOut) return void answer.body?.cancel();
+            response = answer;
+            // The body is read within the attempt's timeout too: a server may stall halfway. Settled from
+            // the body's own promise, not through an async callback and a further .then: two promises and
+            // two turns of the microtask queue fewer a call, about 3 % of a local call's CPU (docs/benchmarks.md).
+            try {
+              if (answer.ok && expected === 'binary')
+                answer.blob().then((read) => {
+                  blob = read;
+                  resolve();
+                }, reject);
+              else
+                answer.text().then((read) => {
+                  text = read;
+                  resolve();
+                }, reject);
+            } catch (cause) {
+              reject(cause);
+            }
+          }, reject);
         });
       } catch (cause) {
         failure = { cause };
