@@ -39,7 +39,8 @@ const speed = await clientThroughput();
 console.log(
   `client throughput: ${speed.clientRps.toFixed(0)} req/s vs raw fetch ${speed.rawFetchRps.toFixed(0)} req/s, ` +
     `ratio ${speed.ratio.toFixed(3)} (target >= 0.95, request ids, hooks and throttle on): ${verdict(speed.ratio >= 0.95)}; ` +
-    `bare openapi-fetch ratio ${speed.bareOpenapiFetchRatio.toFixed(3)} ` +
+    `bare openapi-fetch ratio ${speed.bareOpenapiFetchRatio.toFixed(3)}; ` +
+    `CPU per request: client ${speed.clientCpuUs.toFixed(0)} µs, raw fetch ${speed.rawFetchCpuUs.toFixed(0)} µs, ratio ${speed.cpuRatio.toFixed(3)} (raw over client; the firmer figure on a shared machine) ` +
     `(median of ${speed.rounds} alternating rounds of ${speed.total} requests, ${speed.concurrency} in flight)`,
 );
 
