@@ -10,6 +10,23 @@ const cookieOf = (key: string) => `idv_console=${encodeURIComponent(key)}`;
 const get = (path: string, headers: Record<string, string> = { cookie: cookieOf(keyA) }) => fetch(`${t.sandbox.url}${path}`, { headers, redirect: 'manual' });
 const post = (path: string, body: string, headers: Record<string, string> = { cookie: cookieOf(keyA) }) => fetch(`${t.sandbox.url}${path}`, { method: 'POST', headers, body, redirect: 'manual' });
 
+/** Reads an event stream until it has held `text`; fails if the stream ends first. */
+function eventStream(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  return {
+    async until(text: string) {
+      while (!seen.includes(text)) {
+        const { done, value } = await reader.read();
+        expect(done, `the stream ended before ${JSON.stringify(text)}; it held ${JSON.stringify(seen)}`).toBe(false);
+        seen += decoder.decode(value);
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
 describe('every console answer', () => {
   it('forbids framing, sniffing, caching, other origins and referrers', async () => {
     for (const res of [await get('/console/requests'), await get('/console/'), await get('/console/requests', {}), await get('/console/assets/console.css')]) {
@@ -106,38 +123,20 @@ describe('the event stream', () => {
   it("tells an open page of the company's requests", async () => {
     const res = await get('/console/events', { cookie: cookieOf(keyA) });
     expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control'), res.headers.get('x-accel-buffering'), res.headers.get('connection')]).toEqual([200, 'text/event-stream', 'no-store', 'no', 'keep-alive']);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = '';
-    const until = async (text: string) => {
-      while (!seen.includes(text)) {
-        const { done, value } = await reader.read();
-        expect(done, `the stream ended before ${JSON.stringify(text)}; it held ${JSON.stringify(seen)}`).toBe(false);
-        seen += decoder.decode(value);
-      }
-    };
-    await until('retry: 1000\n\n');
+    const stream = eventStream(res);
+    await stream.until('retry: 1000\n\n');
     await t.sandbox.a.begin({});
-    await until('event: change\ndata: 1\n\n');
-    await reader.cancel();
+    await stream.until('event: change\ndata: 1\n\n');
+    await stream.cancel();
   });
 
   it('tells an open page after an action of the console', async () => {
     const res = await get('/console/events', { cookie: cookieOf(keyB) });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = '';
-    const until = async (text: string) => {
-      while (!seen.includes(text)) {
-        const { done, value } = await reader.read();
-        expect(done, `the stream ended before ${JSON.stringify(text)}`).toBe(false);
-        seen += decoder.decode(value);
-      }
-    };
-    await until('retry: 1000');
+    const stream = eventStream(res);
+    await stream.until('retry: 1000');
     await post('/console/act/delivery', 'c=1&back=/console/callbacks&paused=true', { cookie: cookieOf(keyB) });
-    await until('event: change');
-    await reader.cancel();
+    await stream.until('event: change');
+    await stream.cancel();
   });
 });
 
@@ -153,21 +152,12 @@ describe('the event stream and callbacks', () => {
       const { id } = await t.sandbox.a.begin({});
       await t.sandbox.control.completeSession({ sessionId: id, result: 'approved' });
       const res = await get('/console/events', { cookie: cookieOf(keyA) });
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
-      let seen = '';
-      const until = async (text: string) => {
-        while (!seen.includes(text)) {
-          const { done, value } = await reader.read();
-          expect(done, `the stream ended before ${JSON.stringify(text)}`).toBe(false);
-          seen += decoder.decode(value);
-        }
-      };
-      await until('retry: 1000\n\n');
+      const stream = eventStream(res);
+      await stream.until('retry: 1000\n\n');
       // The attempt is under way: its end, with no request, is the only change left.
       release();
-      await until('event: change\ndata: 1\n\n');
-      await reader.cancel();
+      await stream.until('event: change\ndata: 1\n\n');
+      await stream.cancel();
     } finally {
       release();
       receiver.close();
