@@ -130,3 +130,28 @@ describe('the data pages with records', () => {
     expect(operator).toContain(`<div id="live" aria-live="polite">${refusedB}${monitored(['Company'])}</div>${sources(rowA + rowB)}`);
   });
 });
+
+describe('the data pages beyond the first page of the API', () => {
+  it('list every record, not only the 100 the list operations answer by default', async () => {
+    // The console asks for up to 500; the operations' own default page is 100 (blacklist.ts, screening.ts).
+    for (let i = 0; i < 101; i++) {
+      await t.a.addBlacklistRecord({ query: { reason: `Reason ${i}`, personalNumber: `PN-${i}` } });
+      await t.a.monitorScreeningQuery({ query: { fullName: `Testavia Sampleova ${i}` } });
+    }
+    const count = (text: string, testId: string) => text.split(`<tr data-testid="${testId}">`).length - 1;
+    expect(count(await read('/console/blacklist', keyA), 'blacklist-row')).toBe(101);
+    expect(count(await read('/console/monitoring', keyA), 'monitoring-row')).toBe(101);
+  });
+});
+
+describe('the data pages around their tables', () => {
+  it('name each page in its title and heading, and list every registry a company checks in', async () => {
+    t.sandbox.companies.get(keyA)!.registries.push('land-registry');
+    for (const [path, title] of [['/console/blacklist', 'Blacklist'], ['/console/users', 'Users and groups'], ['/console/monitoring', 'Monitoring and sources']]) {
+      const text = await read(path!, keyA, false);
+      expect(text).toContain(`<title>${title} · Sandbox console</title>`);
+      expect(text).toContain(`<h1>${title}</h1>`);
+    }
+    expect(await read('/console/monitoring', keyA, false)).toContain('<tr><td>Company A</td><td>paid</td><td>yes</td><td>companies-house, land-registry</td></tr>');
+  });
+});
