@@ -144,13 +144,26 @@ describe('the data pages beyond the first page of the API', () => {
   });
 });
 
+const sections = [
+  ['/console/requests', 'Requests'],
+  ['/console/sessions', 'Sessions'],
+  ['/console/callbacks', 'Callbacks'],
+  ['/console/rate-limit', 'Rate limit'],
+  ['/console/blacklist', 'Blacklist'],
+  ['/console/users', 'Users and groups'],
+  ['/console/monitoring', 'Monitoring and sources'],
+];
+
 describe('the data pages around their tables', () => {
-  it('name each page in its title and heading, and list every registry a company checks in', async () => {
+  it('name each page in its title, heading and the navigation, and list every registry a company checks in', async () => {
     t.sandbox.companies.get(keyA)!.registries.push('land-registry');
     for (const [path, title] of [['/console/blacklist', 'Blacklist'], ['/console/users', 'Users and groups'], ['/console/monitoring', 'Monitoring and sources']]) {
       const text = await read(path!, keyA, false);
       expect(text).toContain(`<title>${title} · Sandbox console</title>`);
       expect(text).toContain(`<h1>${title}</h1>`);
+      // Every section in the navigation, in order, the current one marked.
+      const nav = sections.map(([href, label]) => `<li><a href="${href}"${href === path ? ' aria-current="page"' : ''}>${label}</a></li>`).join('');
+      expect(text).toContain(`<nav aria-label="Console sections"><ul>${nav}</ul></nav>`);
     }
     expect(await read('/console/monitoring', keyA, false)).toContain('<tr><td>Company A</td><td>paid</td><td>yes</td><td>companies-house, land-registry</td></tr>');
   });
