@@ -189,4 +189,11 @@ describe("the console's own requests", () => {
     const logged = (await t.sandbox.control.listRequests({})).result;
     expect(logged.filter((r) => r.path.startsWith('/console'))).toEqual([]);
   });
+
+  it('are the /console pages only: a path that merely begins with "/console" is an API request, logged', async () => {
+    for (const path of ['/console', '/console/', '/console/users', '/consoles', '/console-x']) (await get(path)).body?.cancel();
+    // The operator's requests page lists every request, also those that name no company.
+    const page = await (await get('/console/requests', { cookie: cookieOf(adminToken) })).text();
+    expect([...page.matchAll(/">(\/console[^<]*)<\/a><\/td>/g)].map((m) => m[1]).sort()).toEqual(['/console-x', '/consoles']);
+  });
 });
