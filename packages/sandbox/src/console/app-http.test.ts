@@ -2,6 +2,7 @@
 // security headers of every answer, the sign-in and its cookie (among other cookies, or malformed), the
 // forms' origin and size, the operator's sign-in, the event stream that tells an open page to refresh,
 // and every text written into a page escaped.
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { adminToken, keyA, keyB, useTestSandbox } from '../sandbox.test-helper.js';
 
@@ -188,6 +189,16 @@ describe("the console's own requests", () => {
     await get('/console/sessions');
     const logged = (await t.sandbox.control.listRequests({})).result;
     expect(logged.filter((r) => r.path.startsWith('/console'))).toEqual([]);
+  });
+
+  it('leave a request whose target is no path (absolute form) to the API, which answers it', async () => {
+    const { port } = new URL(t.sandbox.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://127.0.0.1/console/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('are the /console pages only: a path that merely begins with "/console" is an API request, logged', async () => {
