@@ -23,6 +23,11 @@ describe('the requests page', () => {
     await t.a.begin({});
     await t.a.begin({});
     expect(count(await read(''))).toBe(2);
+    // With rows, no empty-state line after the table; the page is named in its title and heading.
+    expect((await read('', keyA, true)).endsWith('</tbody></table>')).toBe(true);
+    const page = await read('');
+    expect(page).toContain('<title>Requests · Sandbox console</title>');
+    expect(page).toContain('<h1>Requests</h1>');
     for (const status of ['100', '599', '201']) expect(count(await read(`?status=${status}`)), status).toBe(0);
     expect(count(await read('?status=200'))).toBe(2);
     for (const status of ['99', '600', '200.5', 'abc', '']) expect(count(await read(`?status=${status}`)), status).toBe(2);
