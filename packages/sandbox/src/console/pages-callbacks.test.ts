@@ -4,35 +4,20 @@
 // delivery line of a company with and without a callback URL, and the page's title. The IDs and the
 // receiver's port vary, so they are replaced by <evt>, <sess> and <port>. pages.test.ts checks a
 // delivered attempt and the pause button's states.
-import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoSessionConfigs } from '../companies.js';
-import { adminToken, callbackKeyA, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
+import { adminToken, keyA, keyB, type startTestSandbox } from '../sandbox.test-helper.js';
+import { consolePage, startWithReceiver } from './pages.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
-let receiver: Server;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  receiver = createServer((req) => req.socket.destroy());
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/cb`;
-  // Two attempts a millisecond apart, so that the event is given up within the test.
-  t = await startTestSandbox({
-    deliveryPolicy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 5_000 },
-    config: {
-      companies: [
-        { name: 'Company A', companyKey: keyA, callbackApiKey: callbackKeyA, callbackUrl, sessionConfigs: demoSessionConfigs },
-        { name: 'Company B', companyKey: keyB, screeningPaid: false, trustedDatabase: false, registries: [] },
-      ],
-    },
-  });
+  // The receiver closes the connection: two attempts a millisecond apart, so that the event is given up within the test.
+  ({ t, close } = await startWithReceiver((req) => req.socket.destroy(), { deliveryPolicy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 5_000 } }));
 });
-afterEach(async () => {
-  await t.close();
-  receiver.close();
-});
+afterEach(() => close());
 
 async function read(key: string, live = true) {
-  const res = await fetch(`${t.url}/console/callbacks`, { headers: { cookie: `idv_console=${encodeURIComponent(key)}`, ...(live ? { 'x-console-live': '1' } : {}) } });
+  const res = await consolePage(t.url, `/console/callbacks`, key, live);
   expect(res.status).toBe(200);
   return (await res.text()).replace(/\bevt_[0-9a-f]{32}\b/g, '<evt>').replace(/\bsess_[0-9a-f]{32}\b/g, '<sess>').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
 }

@@ -6,6 +6,7 @@
 // (seeded), so they are replaced by <id1>, <id2>... in order of first appearance: a row's form must carry
 // its own row's ID.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consolePage } from './pages.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -16,7 +17,7 @@ afterEach(() => t.close());
 
 /** The page as the viewer gets it, with IDs numbered; `live` asks for the part the script swaps in. */
 async function read(path: string, key: string, live = true) {
-  const res = await fetch(`${t.url}${path}`, { headers: { cookie: `idv_console=${encodeURIComponent(key)}`, ...(live ? { 'x-console-live': '1' } : {}) } });
+  const res = await consolePage(t.url, path, key, live);
   expect(res.status).toBe(200);
   const ids = new Map<string, string>();
   return (await res.text()).replace(/\b(blk|usr|grp|mon)_[0-9a-f]{32}\b/g, (id) => ids.get(id) ?? (ids.set(id, `<id${ids.size + 1}>`), ids.get(id)!));

@@ -3,6 +3,7 @@
 // unblock button with the company it acts for (the operator's own reference, -1), and each empty state.
 // pages.test.ts checks an address that is not blocked; rate-limit-admin-token.test.ts one no company logged.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consolePage } from './pages.test-helper.js';
 import { adminToken, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -12,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function read(key: string, live = true) {
-  const res = await fetch(`${t.url}/console/rate-limit`, { headers: { cookie: `idv_console=${encodeURIComponent(key)}`, ...(live ? { 'x-console-live': '1' } : {}) } });
+  const res = await consolePage(t.url, `/console/rate-limit`, key, live);
   expect(res.status).toBe(200);
   return res.text();
 }

@@ -4,6 +4,7 @@
 // empty state. pages.test.ts checks the rows' cells and the other filters.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
+import { consolePage } from './pages.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -12,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function read(query: string, key = keyA, live = false) {
-  const res = await fetch(`${t.url}/console/requests${query}`, { headers: { cookie: `idv_console=${encodeURIComponent(key)}`, ...(live ? { 'x-console-live': '1' } : {}) } });
+  const res = await consolePage(t.url, `/console/requests${query}`, key, live);
   expect(res.status).toBe(200);
   return res.text();
 }

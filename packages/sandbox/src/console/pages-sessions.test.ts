@@ -4,6 +4,7 @@
 // the result, activities, callbacks and media.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminToken, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
+import { consolePage } from './pages.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -12,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function read(path: string, key: string, live = false) {
-  const res = await fetch(`${t.url}${path}`, { headers: { cookie: `idv_console=${encodeURIComponent(key)}`, ...(live ? { 'x-console-live': '1' } : {}) } });
+  const res = await consolePage(t.url, path, key, live);
   return { status: res.status, text: await res.text() };
 }
 

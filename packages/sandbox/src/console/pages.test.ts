@@ -3,32 +3,18 @@
 // token), the empty states, the notices an action leaves, the media of a finished session, and the live
 // part a page refreshes. The browser test (console.browser.test.ts) clicks through them; this one reads
 // what each page says, quickly enough to run for every mutant of console/.
-import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoSessionConfigs } from '../companies.js';
-import { adminToken, callbackKeyA, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
+import { adminToken, keyA, keyB, type startTestSandbox } from '../sandbox.test-helper.js';
+import { startWithReceiver } from './pages.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
-let receiver: Server;
 let callbackUrl: string;
+let close: () => Promise<void>;
 
 beforeEach(async () => {
-  receiver = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/cb`;
-  t = await startTestSandbox({
-    config: {
-      companies: [
-        { name: 'Company A', companyKey: keyA, callbackApiKey: callbackKeyA, callbackUrl, sessionConfigs: demoSessionConfigs },
-        { name: 'Company B', companyKey: keyB, screeningPaid: false, trustedDatabase: false, registries: [] },
-      ],
-    },
-  });
+  ({ t, callbackUrl, close } = await startWithReceiver((req, res) => req.resume().on('end', () => res.end('ok'))));
 });
-afterEach(async () => {
-  await t.close();
-  receiver.close();
-});
+afterEach(() => close());
 
 const cookieOf = (key: string) => ({ cookie: `idv_console=${encodeURIComponent(key)}` });
 async function page(path: string, key = keyA, headers: Record<string, string> = {}) {
