@@ -21,7 +21,8 @@ async function entriesFor(view: View, filter: Record<string, unknown>): Promise<
 export async function requestsPage(view: View): Promise<Page> {
   const q = view.url.searchParams;
   const filter: Record<string, unknown> = { limit: 200 };
-  for (const [field, name] of [['operation', 'operation'], ['sessionId', 'session'], ['text', 'text']] as const) if (q.get(name)) filter[field] = q.get(name)!.slice(0, 200);
+  // Cut to the lengths sandboxListRequests takes (openapi/sandbox), which refuses longer ones; no operation ID is longer.
+  for (const [field, name, max] of [['operation', 'operation', 100], ['sessionId', 'session', 200], ['text', 'text', 200]] as const) if (q.get(name)) filter[field] = q.get(name)!.slice(0, max);
   const status = Number(q.get('status'));
   if (q.get('status') && Number.isInteger(status) && status >= 100 && status <= 599) filter.status = status;
   const rows = await entriesFor(view, filter);
