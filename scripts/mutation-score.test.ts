@@ -30,3 +30,19 @@ describe('the mutation score', () => {
     ]);
   });
 });
+
+describe('where a run writes', () => {
+  it('keeps every configuration’s temporary copy, reports and incremental results under .mutation/, which git ignores', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const stryker = new URL('../stryker/', import.meta.url);
+    const configs = readdirSync(stryker).filter((file) => file.endsWith('.mjs') && file !== 'scope.mjs');
+    expect(configs).toContain('sandbox-isolated.mjs');
+    for (const file of configs) {
+      const config = (await import(new URL(file, stryker).href)).default;
+      const paths = [config.tempDirName, config.incrementalFile, config.htmlReporter.fileName, config.jsonReporter.fileName];
+      expect(paths.every((path: string) => path.startsWith('.mutation/')), `${file}: ${paths.join(', ')}`).toBe(true);
+      expect(config.ignorePatterns).toContain('/.mutation');
+    }
+    expect(readFileSync(new URL('../.gitignore', import.meta.url), 'utf8').split('\n')).toContain('.mutation/');
+  });
+});
