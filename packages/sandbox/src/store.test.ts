@@ -1,4 +1,55 @@
+import { describe, expect, it } from 'vitest';
 import { memoryState } from './state.js';
+import { memoryCollection } from './store.js';
 import { storeContract } from './store-contract.test-helper.js';
 
 storeContract('memory', async (limits) => ({ state: memoryState(limits), close: async () => {} }));
+
+describe('memory store: an index that is not unique catches up when read', () => {
+  type Tagged = { id: string; tags: string[] };
+  const tagged = (id: string, ...tags: string[]): Tagged => ({ id, tags });
+  const ids = (records: Tagged[]) => records.map((r) => r.id);
+
+  it('finds what eager indexing would find, in the same order, after puts, replacements and deletes before any read', async () => {
+    const store = memoryCollection<Tagged>({ indexes: { tag: (r) => r.tags } });
+    await store.put('c', 't1', tagged('t1', 'x', 'y'));
+    await store.put('c', 't2', tagged('t2', 'x'));
+    await store.put('c', 't3', tagged('t3', 'y'));
+    // Replaced: found by its new keys only, after the records indexed before its replacement.
+    await store.put('c', 't1', tagged('t1', 'x', 'z'));
+    await store.delete('c', 't2');
+    await store.put('c', 't4', tagged('t4', 'x'));
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t1', 't4']);
+    expect(ids(await store.find('c', 'tag', 'y'))).toEqual(['t3']);
+    expect(ids(await store.find('c', 'tag', 'z'))).toEqual(['t1']);
+    expect(await store.find('other', 'tag', 'x')).toEqual([]);
+  });
+
+  it('keeps taking new records after a read, and forgets a deleted or cleared one whether or not it was indexed', async () => {
+    const store = memoryCollection<Tagged>({ indexes: { tag: (r) => r.tags } });
+    await store.put('c', 't1', tagged('t1', 'x'));
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t1']);
+    await store.put('c', 't2', tagged('t2', 'x'));
+    await store.put('c', 't1', tagged('t1', 'x'));
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t2', 't1']);
+    await store.delete('c', 't2');
+    await store.put('c', 't3', tagged('t3', 'x'));
+    await store.delete('c', 't3');
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t1']);
+    await store.put('c', 't5', tagged('t5', 'x'));
+    store.clear('c');
+    expect(await store.find('c', 'tag', 'x')).toEqual([]);
+    await store.put('c', 't6', tagged('t6', 'x'));
+    store.clear();
+    await store.put('c', 't7', tagged('t7', 'x'));
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t7']);
+  });
+
+  it('keeps a unique index current at every put beside a deferred one', async () => {
+    const store = memoryCollection<Tagged & { name: string }>({ indexes: { tag: (r) => r.tags, name: (r) => [r.name] }, unique: ['name'] });
+    await store.put('c', 't1', { ...tagged('t1', 'x'), name: 'one' });
+    await expect(store.put('c', 't2', { ...tagged('t2', 'x'), name: 'one' })).rejects.toThrow(/same name/);
+    expect(ids(await store.find('c', 'name', 'one'))).toEqual(['t1']);
+    expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t1']);
+  });
+});

@@ -130,27 +130,38 @@ export function keyedMutex() {
 
 /** An index's keys for one record: its one key alone (the usual case, no array), or several. */
 type Keys = string | readonly string[];
+const none: readonly string[] = [];
 
 /**
- * A stored record, its charged size, and the keys it was indexed under (by index number: a handler may
- * change the record itself). The first two indexes' keys sit in the entry itself: a store holds many
+ * A stored record, its ID, its charged size, and the keys it was indexed under (by index number: a handler
+ * may change the record itself). The first two indexes' keys sit in the entry itself: a store holds many
  * records, and every object each one keeps is work for each collection of the heap (issue 14's bench:
  * add-blacklist-record keeps a record a request, and young-generation collections copy what it keeps).
+ * A deferred index's keys are `none` until the index has caught up with the entry (see `catchUp`).
  */
 class Entry<T> {
-  k0: Keys = '';
-  k1: Keys = '';
+  k0: Keys = none;
+  k1: Keys = none;
   more: Keys[] | undefined = undefined;
+  /** False once the entry is replaced or deleted: a deferred index then never takes it. */
+  live = true;
   constructor(
     readonly record: T,
     readonly size: number,
+    readonly id: string,
   ) {}
 }
-const keysOfEntry = <T>(entry: Entry<T>, at: number): Keys => (at === 0 ? entry.k0 : at === 1 ? entry.k1 : entry.more![at - 2]!);
+const keysOfEntry = <T>(entry: Entry<T>, at: number): Keys => (at === 0 ? entry.k0 : at === 1 ? entry.k1 : (entry.more?.[at - 2] ?? none));
 /** The keys an entry was indexed under for one index. */
 const keysAt = <T>(entry: Entry<T>, at: number): readonly string[] => {
   const keys = keysOfEntry(entry, at);
   return typeof keys === 'string' ? [keys] : keys;
+};
+const setKeysOfEntry = <T>(entry: Entry<T>, at: number, indexed: readonly string[]) => {
+  const kept = indexed.length === 1 ? indexed[0]! : indexed;
+  if (at === 0) entry.k0 = kept;
+  else if (at === 1) entry.k1 = kept;
+  else (entry.more ??= [])[at - 2] = kept;
 };
 
 /** A memory collection, with `clear` for the state's resets. */
@@ -161,13 +172,25 @@ export type MemoryCollection<T> = Collection<T> & { clear(company?: string): voi
  * once a second record shares the key (a Set keeps insertion order).
  */
 type Ids = string | Set<string>;
-const none: readonly string[] = [];
 
 export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: Budget } = {}): MemoryCollection<T> {
   const { maxPerCompany = Infinity, budget, sizeOf = () => 0, indexes = {}, unique = [] } = options;
   const indexNames = Object.keys(indexes);
   const indexFns = indexNames.map((name) => indexes[name]!);
   const uniqueAt = unique.map((name) => indexNames.indexOf(name));
+  /**
+   * The other indexes are deferred: a put only queues its entry (per company, in put order), and the
+   * index takes the queued entries when it is next read (`catchUp`). Only a unique index must be current
+   * at every put; the others are read by few operations (a finished session's blacklist check, a
+   * session's children, a user's groups), while every put of an index into a map as large as the store
+   * cost a probe that missed the CPU's caches (issue 14's bench: add-blacklist-record, a record a
+   * request, spent a tenth of its CPU on its match index). Found records and their order are as if each
+   * put had indexed its record at once. The keys are read from the record when the index catches up:
+   * a handler that changes a stored record puts it again (above), and that put queues it anew.
+   */
+  const deferred = indexNames.map((_, at) => !uniqueAt.includes(at));
+  const deferredAt = indexNames.map((_, at) => at).filter((at) => deferred[at]);
+  const queued = new Map<string, Entry<T>[]>();
   const byCompany = new Map<string, Map<string, Entry<T>>>();
   const scratch: (readonly string[])[] = indexNames.map(() => none);
   // Per index, company -> key -> IDs: a map per company (made once), none per key unless two records share it.
@@ -183,6 +206,31 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     let records = byCompany.get(company);
     if (!records) byCompany.set(company, (records = new Map()));
     return records;
+  };
+  /** Adds `id` under each of `indexed` in index `at`. */
+  const indexUnder = (company: string, at: number, id: string, indexed: readonly string[]) => {
+    const lookup = keysOf(at, company);
+    for (const key of indexed) {
+      const ids = lookup.get(key);
+      if (ids === undefined) lookup.set(key, id);
+      else if (typeof ids === 'string') {
+        if (ids !== id) lookup.set(key, new Set([ids, id]));
+      } else ids.add(id);
+    }
+  };
+  /** The deferred indexes take the company's queued entries that are still stored, in put order. */
+  const catchUp = (company: string) => {
+    const waiting = queued.get(company);
+    if (waiting === undefined || waiting.length === 0) return;
+    for (const entry of waiting) {
+      if (!entry.live) continue;
+      for (const at of deferredAt) {
+        const indexed = indexFns[at]!(entry.record);
+        indexUnder(company, at, entry.id, indexed);
+        setKeysOfEntry(entry, at, indexed);
+      }
+    }
+    waiting.length = 0;
   };
   const unindex = (company: string, id: string, entry: Entry<T>) => {
     for (let at = 0; at < lookups.length; at++) {
@@ -222,30 +270,28 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
     // `put` runs to its end without yielding: one array of keys per collection serves every call.
     const keys = scratch;
-    for (let at = 0; at < indexFns.length; at++) keys[at] = indexFns[at]!(record);
+    for (const at of uniqueAt) keys[at] = indexFns[at]!(record);
     const clash = uniqueAt.length ? taken(company, id, keys) : undefined;
     if (clash !== undefined) throw new Duplicate(clash);
     const size = sizeOf(record);
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
-    if (old) unindex(company, id, old);
-    const entry = new Entry(record, size);
-    for (let at = 0; at < lookups.length; at++) {
-      const lookup = keysOf(at, company);
+    if (old) {
+      unindex(company, id, old);
+      old.live = false;
+    }
+    const entry = new Entry(record, size, id);
+    for (const at of uniqueAt) {
       const indexed = keys[at]!;
-      for (const key of indexed) {
-        const ids = lookup.get(key);
-        if (ids === undefined) lookup.set(key, id);
-        else if (typeof ids === 'string') {
-          if (ids !== id) lookup.set(key, new Set([ids, id]));
-        } else ids.add(id);
-      }
-      const kept = indexed.length === 1 ? indexed[0]! : indexed;
-      if (at === 0) entry.k0 = kept;
-      else if (at === 1) entry.k1 = kept;
-      else (entry.more ??= [])[at - 2] = kept;
+      indexUnder(company, at, id, indexed);
+      setKeysOfEntry(entry, at, indexed);
       keys[at] = none;
     }
     records.set(id, entry);
+    if (deferredAt.length) {
+      let waiting = queued.get(company);
+      if (!waiting) queued.set(company, (waiting = []));
+      waiting.push(entry);
+    }
   };
   const remove = (company: string, id: string) => {
     const records = byCompany.get(company);
@@ -253,6 +299,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     if (!entry) return false;
     records!.delete(id);
     unindex(company, id, entry);
+    entry.live = false;
     budget?.refund(company, entry.size);
     return true;
   };
@@ -267,6 +314,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   };
   const find = (company: string, index: string, key: string) => {
     const at = indexNames.indexOf(index);
+    if (deferred[at]) catchUp(company);
     const ids = at < 0 ? undefined : lookups[at]!.get(company)?.get(key);
     const records = byCompany.get(company);
     if (ids === undefined || !records) return [];
@@ -293,11 +341,13 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       if (company === undefined) {
         byCompany.clear();
         for (const lookup of lookups) lookup.clear();
+        queued.clear();
         return; // the caller clears the shared budget once for every collection
       }
       for (const entry of byCompany.get(company)?.values() ?? []) budget?.refund(company, entry.size);
       byCompany.delete(company);
       for (const lookup of lookups) lookup.delete(company);
+      queued.delete(company);
     },
   };
 }
