@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { BlacklistRecord, User } from '../state.js';
+import type { BlacklistRecord, Group, User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
@@ -66,6 +66,37 @@ it('writes a group of new records with any characters, reads them back the same 
     );
     expect(usage.map((row) => [row.collection, Number(row.records), Number(row.bytes)])).toEqual(stored.map((row) => [row.collection, Number(row.records), Number(row.bytes)]));
     expect(usage.map((row) => Number(row.records))).toEqual([odd.length + 1, odd.length + 1]);
+  } finally {
+    await db.close();
+  }
+}, 120_000);
+
+it('writes a record that lists a key twice in the one message, its key once, and reads it back whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-pglite-commit-'));
+  dirs.push(dir);
+  let db = await openPglite(dir);
+  let messages = 0;
+  let others = 0;
+  const counted: Database = { ...db, transaction: (work) => (others++, db.transaction(work)), query: (text, params) => (params?.length ? others++ : messages++, db.query(text, params)) };
+  let state = mirroredState(counted, defaultLimits);
+  await state.groups.count(a); // loaded
+  await state.groups.put(a, 'grp_first', { id: 'grp_first', name: 'first', memberUserIds: [] } as Group);
+  messages = 0;
+  others = 0;
+  // The member index gives usr_1 twice: a key row is (company, index, key, ID), so it is one row.
+  const group = { id: 'grp_twice', name: 'twice', memberUserIds: ['usr_1', 'usr_2', 'usr_1'] } as Group;
+  await state.groups.put(a, group.id!, group);
+  await state.close();
+  expect({ messages, others }).toEqual({ messages: 1, others: 0 });
+  const keys = await db.query<{ key: string }>(`select key from user_groups_keys where id = 'grp_twice' and name = 'member' order by key`);
+  expect(keys.map((row) => row.key)).toEqual(['usr_1', 'usr_2']);
+  await db.close();
+
+  db = await openPglite(dir);
+  try {
+    state = mirroredState(db, defaultLimits);
+    expect(await state.groups.get(a, 'grp_twice')).toEqual(group);
+    expect((await sqlState(db, defaultLimits).groups.find(a, 'member', 'usr_1')).map((g) => g.id)).toEqual(['grp_twice']);
   } finally {
     await db.close();
   }
