@@ -3,11 +3,17 @@
 // console) get. Issue 14's bench: a page of list-blacklist-records spent a fifth of its CPU in JSON.stringify.
 import type { Reply } from './context.js';
 
+/**
+ * A reply's JSON text as a string, or as its UTF-8 bytes (written as they are: no encoding, and no count of
+ * the bytes, per answer).
+ */
+export type JsonText = string | Uint8Array;
+
 /** Where a reply carries its text: a symbol, so that nothing that reads the reply's fields meets it. */
 export const jsonTextOf: unique symbol = Symbol('json text');
 
-/** A reply of `json` whose text is `text`, which must be exactly what `JSON.stringify(json)` gives. */
-export function replyWithText<T>(json: T, text: string): { json: T } {
+/** A reply of `json` whose text is `text`, which must be exactly what `JSON.stringify(json)` gives (or its UTF-8 bytes). */
+export function replyWithText<T>(json: T, text: JsonText): { json: T } {
   return { json, [jsonTextOf]: text } as { json: T };
 }
 
@@ -19,8 +25,8 @@ export function replyWithText<T>(json: T, text: string): { json: T } {
 class LazyReply<T> {
   #value: T | undefined;
   #make: (() => T) | undefined;
-  readonly [jsonTextOf]: string;
-  constructor(make: () => T, text: string) {
+  readonly [jsonTextOf]: JsonText;
+  constructor(make: () => T, text: JsonText) {
     this.#make = make;
     this[jsonTextOf] = text;
   }
@@ -34,9 +40,9 @@ class LazyReply<T> {
 }
 
 /** A reply of the value `make` gives, made when first read, whose text is `text` (as `replyWithText`). */
-export function lazyReplyWithText<T>(make: () => T, text: string): { json: T } {
+export function lazyReplyWithText<T>(make: () => T, text: JsonText): { json: T } {
   return new LazyReply(make, text);
 }
 
 /** The text a reply carries, if any. */
-export const textOf = (reply: Reply): string | undefined => (reply as { [jsonTextOf]?: string })[jsonTextOf];
+export const textOf = (reply: Reply): JsonText | undefined => (reply as { [jsonTextOf]?: JsonText })[jsonTextOf];

@@ -17,7 +17,7 @@ import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession as packagedCompleteSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
-import { textOf } from './json-text.js';
+import { textOf, type JsonText } from './json-text.js';
 import { defaultLimits, withinLimits, type Limits } from './limits.js';
 import { decodeAhead } from './media/data-uri.js';
 import { loadPdfLib } from './media/pdf.js';
@@ -77,10 +77,10 @@ const fieldCodes: Record<string, Record<string, string>> = {
   createUser: { email: 'invalid-email-format', password: 'password-too-short', rights: 'invalid-rights' },
 };
 
-/** Writes a JSON answer: `body` serialised, or the text its handler gave for it (json-text.ts). */
-function json(res: ServerResponse, status: number, body: unknown, close = false, headers?: Record<string, string>, given?: string) {
+/** Writes a JSON answer: `body` serialised, or the text (or its bytes) its handler gave for it (json-text.ts). */
+function json(res: ServerResponse, status: number, body: unknown, close = false, headers?: Record<string, string>, given?: JsonText) {
   const text = given ?? JSON.stringify(body);
-  const head: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  const head: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength };
   if (close) head.connection = 'close';
   if (headers) Object.assign(head, headers);
   res.writeHead(status, head);
@@ -291,7 +291,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   /** An answer before it is written: JSON, or a file's bytes. */
-  type Outcome = { status: number; json: unknown; text?: string; reply?: { json: unknown }; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
+  type Outcome = { status: number; json: unknown; text?: JsonText; reply?: { json: unknown }; close?: boolean; headers?: Record<string, string> } | { status: 200; bytes: Uint8Array; contentType: string };
   // Part 7: a group operation's wrong-parameters body carries errorSourceGroup; where no field is to blame
   // (an unreadable body) it names the body (our choice).
   const sourceGroup = (route: Route, code: string) => (code === 'wrong-parameters' && /group/i.test(route.operationId) ? { errorSourceGroup: 'body' } : {});

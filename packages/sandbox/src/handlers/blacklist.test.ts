@@ -142,6 +142,24 @@ describe('listBlacklistRecords', () => {
     expect(result.data.map((record) => record.reason)).toEqual(awkward.map((text) => text.trim()));
   });
 
+  // A company's last page is written again while its records are the same (blacklist.ts `pageBytes`).
+  it('answers a page asked again as it is now: a record replaced by another at the same total, another company, another page', async () => {
+    const first = (await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D1' } })).result;
+    await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D2' } });
+    const before = await t.a.listBlacklistRecords({ query: { limit: 2 } });
+    expect(await t.a.listBlacklistRecords({ query: { limit: 2 } })).toEqual(before);
+    await t.a.removeBlacklistRecord({ id: first });
+    const added = (await t.a.addBlacklistRecord({ query: { reason: 'r', documentNumber: 'D3' } })).result;
+    const after = await t.a.listBlacklistRecords({ query: { limit: 2 } });
+    expect(after.result.total).toBe(before.result.total);
+    expect(after.result.data.map((r) => [r.id, r.documentNumber])).toEqual([
+      [before.result.data[1]!.id, 'D2'],
+      [added, 'D3'],
+    ]);
+    expect((await t.a.listBlacklistRecords({ query: { limit: 1 } })).result.data.map((r) => r.documentNumber)).toEqual(['D2']);
+    expect((await t.b.listBlacklistRecords({ query: { limit: 2 } })).result).toEqual({ offset: 0, limit: 2, total: 0, data: [] });
+  });
+
   it.each([
     ['a negative offset', { offset: -1 }],
     ['a fractional limit', { limit: 2.5 }],

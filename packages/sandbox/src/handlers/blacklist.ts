@@ -51,6 +51,30 @@ function shownJsonOf(record: BlacklistRecord): string {
   return text;
 }
 
+/** A page as last written for a company: the same query over the same stored records gives the same bytes. */
+type Page = { offset: number; limit: number; total: number; data: BlacklistRecord[]; bytes: Buffer };
+const lastPages = new Map<string, Page>();
+const samePage = (page: Page | undefined, offset: number, limit: number, total: number, data: BlacklistRecord[]): page is Page => {
+  if (page === undefined || page.offset !== offset || page.limit !== limit || page.total !== total || page.data.length !== data.length) return false;
+  for (let at = 0; at < data.length; at++) if (page.data[at] !== data[at]) return false;
+  return true;
+};
+
+/**
+ * A page's JSON as UTF-8 bytes, the same text JSON.stringify of the listed value gives (keys in the same
+ * order), made from each listed record's own. A company's last page is kept: asked again (a client that
+ * polls the list) while its stored records and total are the same objects and count, it is the same bytes,
+ * written again without being made or encoded again (issue 14's bench lists one page over and over). A
+ * store that reads each page anew (SQL) gives new objects: its pages are made each time.
+ */
+function pageBytes(company: string, offset: number, limit: number, total: number, data: BlacklistRecord[]): Buffer {
+  const last = lastPages.get(company);
+  if (samePage(last, offset, limit, total, data)) return last.bytes;
+  const bytes = Buffer.from(`{"result":{"offset":${JSON.stringify(offset)},"limit":${JSON.stringify(limit)},"total":${total},"data":[${data.map(shownJsonOf).join(',')}]}}`);
+  lastPages.set(company, { offset, limit, total, data, bytes });
+  return bytes;
+}
+
 export const blacklistHandlers: TypedHandlers = {
   async addBlacklistRecord(context) {
     const company = context.company.companyKey;
@@ -84,9 +108,7 @@ export const blacklistHandlers: TypedHandlers = {
     const { blacklist } = context.state;
     const company = context.company.companyKey;
     const [total, data] = await Promise.all([blacklist.count(company), blacklist.page(company, offset, limit)]);
-    // The same text JSON.stringify of the value gives, keys in the same order, from the records' own. The
-    // value (a copy of each listed record) is made only for a caller that reads it: over HTTP nobody does.
-    const text = `{"result":{"offset":${JSON.stringify(offset)},"limit":${JSON.stringify(limit)},"total":${total},"data":[${data.map(shownJsonOf).join(',')}]}}`;
-    return lazyReplyWithText(() => ({ result: { offset, limit, total, data: data.map((record) => shown('BlacklistRecord', record)) } }), text);
+    // The value (a copy of each listed record) is made only for a caller that reads it: over HTTP nobody does.
+    return lazyReplyWithText(() => ({ result: { offset, limit, total, data: data.map((record) => shown('BlacklistRecord', record)) } }), pageBytes(company, offset, limit, total, data));
   },
 };
