@@ -3,6 +3,17 @@
  * so PGlite (embedded) and a PostgreSQL server run the same statements through the same code.
  * Parameters are positional ($1, $2, ...); rows come back as plain objects.
  */
+/**
+ * A write that can run together with like writes of other transactions of its group in one statement:
+ * `many` does the work of several items of the same `key` and gives each one's value, or `undefined`
+ * when it declined and wrote nothing (a check did not pass for all of them at once).
+ */
+export type Batchable<I = any> = {
+  key: string;
+  item: I;
+  many: (tx: Database, items: I[]) => Promise<unknown[] | undefined>;
+};
+
 export interface Database {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -16,6 +27,12 @@ export interface Database {
    * promise that resolves once the log is on disk past the commit; the caller acknowledges nothing before.
    */
   transactionWithSavepoints?<T>(work: (tx: Database) => Promise<T>, options?: { flushLater?: (flushed: Promise<void>) => void }): Promise<T>;
+  /**
+   * Inside a group commit's transaction (group-commit.ts): a write that may wait to go with the writes of
+   * the transactions after it in one statement (`batch.many`), or run alone (`one`). The caller awaits it
+   * as it would await `one()`; absent elsewhere.
+   */
+  park?<R>(batch: Batchable, one: () => Promise<R>): Promise<R>;
   /** Which engine: for start-up lines and tests, never for branching in handlers. */
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;

@@ -15,7 +15,7 @@ import { StoreFull } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { collectionNames, collectionSpecs, type Collections, type State } from '../state.js';
 import { Duplicate, type Collection, type CollectionOptions } from '../store.js';
-import type { Database } from './database.js';
+import type { Batchable, Database } from './database.js';
 import { groupCommit, type GroupCommitOptions } from './group-commit.js';
 import { lockClass, migrate } from './migrations.js';
 
@@ -116,6 +116,47 @@ export const checkedWriteSql = (table: string): string =>
     true,
   );
 
+/**
+ * A run of new records of one company in ONE statement (a group commit's adds): written only when every
+ * check passes for all of them at once: no ID is stored, no unique key is held, the records and bytes
+ * of all fit. Then the outcome is what `put` one by one would give (each is new, so each passes the same
+ * checks with the ones before it counted). Otherwise nothing is written and `written` is false: the
+ * caller puts them one by one, which answers each exactly. Parameters: $1 IDs, $2 sizes, $3 data, $4
+ * company, $5 collection, $6 / $7 / $8 every index key's name, key and record ID, $9 / $10 the unique
+ * keys' names and keys, $11 the most records, $12 the most bytes (null: no limit), $13 how many, $14 the
+ * sum of the sizes.
+ */
+const manyNewSql = (table: string) => `with
+   state as (
+     select
+       exists (select 1 from ${table} where id = any($1::text[])) as taken,
+       (select records from company_usage where company = $4 and collection = $5) as records,
+       (select sum(bytes) from company_usage where company = $4) as bytes,
+       exists (select 1 from unnest($9::text[], $10::text[]) as u(name, key)
+         cross join lateral (select 1 from ${table}_keys k where k.company = $4 and k.name = u.name and k.key = u.key limit 1) as c) as clash
+   ),
+   ok as (
+     select 1 from state
+     where not taken and not clash
+       and ($11::float8 is null or coalesce(records, 0) + $13::integer <= $11::float8)
+       and ($14::bigint <= 0 or $12::float8 is null or coalesce(bytes, 0) + $14::bigint <= $12::float8)
+   ),
+   record as (
+     insert into ${table} (id, company, size, data, bytes)
+     select i.id, $4, i.size, i.data::json, null from unnest($1::text[], $2::integer[], $3::text[]) with ordinality as i(id, size, data, n)
+     where exists (select 1 from ok) order by i.n
+   ),
+   fresh as (
+     insert into ${table}_keys (company, name, key, id) select $4, k.name, k.key, k.id from unnest($6::text[], $7::text[], $8::text[]) as k(name, key, id)
+     where exists (select 1 from ok)
+     on conflict (company, name, key, id) do nothing
+   ),
+   usage as (
+     insert into company_usage (company, collection, records, bytes) select $4, $5, $13, $14 from ok
+     on conflict (company, collection) do update set records = company_usage.records + excluded.records, bytes = company_usage.bytes + excluded.bytes
+   )
+   select exists (select 1 from ok) as written`;
+
 export const decode = <T>(row: Row): T => {
   const data = JSON.parse(row.data);
   return (row.bytes ? { ...data, bytes: new Uint8Array(row.bytes) } : data) as T;
@@ -172,7 +213,8 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     });
   };
 
-  async function put(tx: Database, company: string, id: string, record: T) {
+  type Prepared = { id: string; names: string[]; keys: string[]; size: number; data: string; bytes: Uint8Array | null };
+  const prepare = (id: string, record: T): Prepared => {
     const names: string[] = [];
     const keys: string[] = [];
     for (const index of indexNames) {
@@ -181,9 +223,59 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
         keys.push(safe(key));
       }
     }
+    return { id, names, keys, size: sizeOf(record), ...encode(record) };
+  };
+
+  /** New records of one company in one statement (manyNewSql), or undefined: put them one by one. */
+  async function putMany(tx: Database, company: string, items: Prepared[]): Promise<undefined[] | undefined> {
+    const ids = new Set<string>();
+    const uniqueSeen = new Set<string>();
+    const keyNames: string[] = [];
+    const keys: string[] = [];
+    const keyIds: string[] = [];
+    const uniqueNames: string[] = [];
+    const uniqueKeys: string[] = [];
+    let total = 0;
+    for (const item of items) {
+      // Two of the run with one ID or one unique key: only one by one says which is refused.
+      if (item.bytes || ids.has(item.id)) return undefined;
+      ids.add(item.id);
+      total += item.size;
+      item.names.forEach((name, i) => {
+        keyNames.push(name);
+        keys.push(item.keys[i]!);
+        keyIds.push(item.id);
+        if (!unique.includes(name)) return;
+        const both = `${name}\u0000${item.keys[i]}`;
+        if (uniqueSeen.has(both)) total = NaN;
+        uniqueSeen.add(both);
+        uniqueNames.push(name);
+        uniqueKeys.push(item.keys[i]!);
+      });
+    }
+    if (Number.isNaN(total)) return undefined;
+    const [row] = await tx.query<{ written: boolean }>(manyNewSql(table), [
+      [...ids],
+      items.map((item) => item.size),
+      items.map((item) => item.data),
+      company,
+      name,
+      keyNames,
+      keys,
+      keyIds,
+      uniqueNames,
+      uniqueKeys,
+      Number.isFinite(maxPerCompany) ? maxPerCompany : null,
+      Number.isFinite(context.limits.maxBytesPerCompany) ? context.limits.maxBytesPerCompany : null,
+      items.length,
+      total,
+    ]);
+    return row?.written ? items.map(() => undefined) : undefined;
+  }
+
+  async function put(tx: Database, company: string, prepared: Prepared) {
+    const { id, names, keys, size, data, bytes } = prepared;
     const uniqueAt = names.map((index) => unique.includes(index));
-    const size = sizeOf(record);
-    const { data, bytes } = encode(record);
     // One statement (checkedWriteSql): the checks, and the write only when they pass, so a write is one
     // round trip (it was two: the checks, then the write).
     let state: { owner: string | null; old_size: number | null; records: number | null; bytes: string | number | null; clash: string | null; written: boolean } | undefined;
@@ -234,7 +326,15 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
       await ready();
       return (await db.query<{ company: string }>(`select company from ${table} where id = $1`, [safe(id)]))[0]?.company;
     },
-    put: (company, id, record) => write(company, (tx) => put(tx, company, safe(id), record)),
+    put: (company, id, record) => {
+      const prepared = prepare(safe(id), record);
+      const alone = (tx: Database) => put(tx, company, prepared);
+      if (prepared.bytes) return write(company, alone);
+      // In a group commit, a record may wait to be written with the next transactions' records in one
+      // statement (group-commit.ts); the caller gets the same outcome as from `alone`.
+      const batch: Batchable<Prepared> = { key: `${table}\u0000${company}`, item: prepared, many: (tx, items) => putMany(tx, company, items) };
+      return write(company, (tx) => (tx.park ? tx.park(batch, () => alone(tx)) : alone(tx)));
+    },
     delete: (company, id) => write(company, (tx) => remove(tx, company, safe(id))),
     list: (company) => rows(`select ${columns} from ${table} where company = $1 order by seq`, [company]),
     page: async (company, offset, limit) => {
