@@ -99,11 +99,11 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
       try {
         const work = async (tx: Database) => {
           // Statements sent without waiting: checked before the commit, so a failed one fails the group.
-          // The lock is one of them: the first transaction's statements follow it on the connection, so
-          // they run once it is held, and the group saves a round trip.
-          const locked = begin(tx, company);
-          locked.catch(() => {});
-          const unawaited: Promise<unknown>[] = [locked];
+          // The lock is one of them, sent with the group's first statement (every one follows a savepoint):
+          // the statements after it on the connection run once it is held, and the group saves a round
+          // trip; not before, so that another instance's group of the company is not kept waiting while
+          // this one's transactions park their writes.
+          const unawaited: Promise<unknown>[] = [];
           const send = (text: string) => {
             const sent = tx.query(text);
             sent.catch(() => {});
@@ -113,6 +113,11 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
           let open = false;
           /** A new savepoint for what follows (the one before is kept: released into the transaction). */
           const savepoint = () => {
+            if (!open) {
+              const locked = begin(tx, company);
+              locked.catch(() => {});
+              unawaited.push(locked);
+            }
             const saved = send(open ? 'release savepoint g; savepoint g' : 'savepoint g');
             open = true;
             return saved;
@@ -260,8 +265,8 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
               for (;;) {
                 await Promise.race([entry.settled, entry.wants.promise]);
                 if (entry.state === 'parked') {
-                  // Statements it sends beside its write (a Promise.all) are sent before the next starts.
-                  await new Promise((resolve) => setImmediate(resolve));
+                  // Statements it sends beside its write (a Promise.all) reach `before` before the next starts.
+                  for (let turn = 0; turn < 32 && entry.state === 'parked'; turn++) await null;
                   if (entry.state === 'parked') break;
                 }
                 if (entry.state === 'live') {
