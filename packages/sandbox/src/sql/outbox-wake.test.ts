@@ -1,0 +1,154 @@
+// When the durable outbox (outbox.ts) sends, on PostgreSQL, with a poll far longer than any test: an event
+// enqueued outside a transaction goes out at once, and so do a released company's events and a retry
+// whose back-off has passed, on a clock that does not move (a test's manual clock, or a sandbox whose
+// instances' clocks disagree); only an event written in a caller's transaction waits for the caller's
+// wake(). The status of the answer decides (2xx delivered, anything else retried), and `idle()` of a
+// closed instance returns once another instance has emptied the queue. outbox.test.ts covers the rest.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
+import type { DeliveryPolicy } from '../callback-delivery.js';
+import { manualClock, systemClock, type Clock } from '../clock.js';
+import type { Company } from '../companies.js';
+import { defaultLimits } from '../limits.js';
+import type { Database } from './database.js';
+import { createOutboxDispatcher, outboxTables, type OutboxDispatcher } from './outbox.js';
+import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { openPostgres } from './postgres.js';
+
+const policy: DeliveryPolicy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 15_000 };
+/** Longer than any test: what is sent, is sent because something woke the outbox. */
+const noPoll = 3_600_000;
+
+let db: Database;
+let server: Server;
+let url: string;
+/** What the receiver answers each request, in turn (then 200); what it got. */
+let answers: number[];
+let received: { n: number; status: number }[];
+const cleanup: (() => Promise<void>)[] = [];
+let companies = 0;
+let ids = 0;
+
+beforeAll(async () => {
+  db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
+  for (const statement of outboxTables) await db.query(statement);
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk));
+    req.on('end', () => {
+      const status = answers.shift() ?? 200;
+      received.push({ n: (JSON.parse(text) as { n: number }).n, status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`;
+}, 60_000);
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+  await db.query('delete from callback_outbox; delete from callback_attempts; delete from callback_pauses');
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await db?.close();
+});
+
+function outbox(clock: Clock = systemClock, pollMs = noPoll): OutboxDispatcher {
+  answers = [];
+  received = [];
+  const made = createOutboxDispatcher({ database: db, clock, random: () => 1, nextId: () => `evt_wake_${++ids}`, policy, limits: defaultLimits, pollMs });
+  cleanup.push(() => made.close());
+  return made;
+}
+const company = (): Company => ({ name: 'Wake test', companyKey: `ck_test_wake_${process.pid}_${++companies}`, callbackUrl: url, callbackApiKey: 'cbk_test_wake_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] });
+const event = (n: number) => ({ type: 'session-change', sessionId: 's1', n });
+const until = async (check: () => boolean) => {
+  for (let tries = 0; !check(); tries++) {
+    if (tries > 1_000) throw new Error(`still waiting; received ${JSON.stringify(received)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+const waiting = async () => (await db.query<{ n: number }>('select count(*) as n from callback_outbox'))[0]!.n;
+
+it('sends an event enqueued outside a transaction at once, without a poll', async () => {
+  const o = outbox();
+  const c = company();
+  await o.enqueue(c, event(0));
+  await until(() => received.length === 1);
+  await o.enqueue(c, event(1));
+  await until(() => received.length === 2);
+  expect(received).toEqual([{ n: 0, status: 200 }, { n: 1, status: 200 }]);
+});
+
+it("sends an event of a caller's transaction when the caller wakes the outbox after the commit", async () => {
+  const o = outbox();
+  const c = company();
+  await db.transaction(async (tx) => {
+    await o.enqueue(c, event(0), tx);
+  });
+  expect(await waiting()).toBe(1);
+  o.wake();
+  await until(() => received.length === 1);
+  expect(received).toEqual([{ n: 0, status: 200 }]);
+});
+
+it("sends a released company's events at once", async () => {
+  const o = outbox();
+  const c = company();
+  await o.setPaused(c.companyKey, true);
+  await o.enqueue(c, event(0));
+  expect(await o.isPaused(c.companyKey)).toBe(true);
+  await o.setPaused(c.companyKey, false);
+  expect(await o.isPaused(c.companyKey)).toBe(false);
+  await until(() => received.length === 1);
+});
+
+it('retries after the back-off though the clock does not move', async () => {
+  const o = outbox(manualClock());
+  const c = company();
+  answers = [503, 500];
+  await o.enqueue(c, event(0));
+  await until(() => received.length === 3);
+  expect(received.map((r) => r.status)).toEqual([503, 500, 200]);
+  await until(() => o.inFlight() === 0);
+  expect((await o.attempts(c.companyKey)).map((a) => `${a.attempt}:${a.outcome}:${a.status}`)).toEqual(['1:failed:503', '2:failed:500', '3:delivered:200']);
+});
+
+it('counts a 2xx answer as delivered and a 300 as failed', async () => {
+  const o = outbox();
+  const c = company();
+  answers = [299, 300, 204];
+  await o.enqueue(c, event(0));
+  await o.enqueue(c, event(1));
+  await o.idle();
+  expect(received.map((r) => `${r.n}:${r.status}`)).toEqual(['0:299', '1:300', '1:204']);
+  expect((await o.attempts(c.companyKey)).map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:delivered', '1:failed', '2:delivered']);
+});
+
+it('forgets every company’s queue, log and pause on clear() without a company', async () => {
+  const o = outbox();
+  const [c, d] = [company(), company()];
+  await o.setPaused(c.companyKey, true);
+  await o.setPaused(d.companyKey, true);
+  await o.enqueue(c, event(0));
+  await o.enqueue(d, event(0));
+  await db.query(`insert into callback_attempts (company, event_id, attempt, type, session_id, url, sent_at, outcome, payload) values ($1, 'evt_old', 1, 'session-change', 's0', $2, '2026-01-01T00:00:00.000Z', 'failed', '{}')`, [d.companyKey, url]);
+  await o.clear();
+  expect([await waiting(), await o.attempts(d.companyKey), await o.isPaused(c.companyKey), await o.isPaused(d.companyKey)]).toEqual([0, [], false, false]);
+});
+
+it('lets idle() of a closed instance return once another instance has emptied the queue', async () => {
+  const closed = outbox();
+  const c = company();
+  await closed.setPaused(c.companyKey, true);
+  await closed.enqueue(c, event(0));
+  await closed.close();
+  const idle = closed.idle();
+  const other = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 1, nextId: () => `evt_wake_${++ids}`, policy, pollMs: noPoll });
+  cleanup.push(() => other.close());
+  await other.setPaused(c.companyKey, false);
+  await idle;
+  expect(received).toEqual([{ n: 0, status: 200 }]);
+});
