@@ -5,7 +5,7 @@
 import { afterAll, expect, inject, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits, type Limits } from '../limits.js';
-import type { User } from '../state.js';
+import type { Session, User } from '../state.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
@@ -128,4 +128,15 @@ it('runs the statements a transaction sends at once, its write among them, witho
   expect(results[1]).toBeGreaterThanOrEqual(1);
   expect(results[2]).toEqual([1, 2]);
   expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2', 'usr_3', 'usr_4']);
+}, 60_000);
+
+it('answers each alone when PostgreSQL refuses the statement of several (a size beyond its integer column)', async () => {
+  const { state } = await open();
+  const session = (id: string, storedBytes = 0) => ({ id, storedBytes }) as unknown as Session;
+  const outcomes = await Promise.allSettled(
+    [session('sess_1'), session('sess_big', 2 ** 40), session('sess_3')].map((s) => state.transaction(a, (tx) => tx.sessions.put(a, s.id, s))),
+  );
+  expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22003' });
+  expect((await state.sessions.list(a)).map((s) => s.id)).toEqual(['sess_1', 'sess_3']);
 }, 60_000);

@@ -160,13 +160,16 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
             const items = list.map((item) => item.batch.item);
             saved = savepoint();
             let values: unknown[] | undefined;
+            let failed = false;
             try {
               values = await many(tx, items);
             } catch {
               // A statement PostgreSQL refused: one by one, each gets its own answer.
+              failed = true;
             }
             if (!values) {
-              await rollback();
+              // Declined, it wrote nothing; refused, it left the transaction aborted.
+              if (failed) await rollback();
               return oneByOne(list);
             }
             for (let k = 0; k < list.length; k++) {
