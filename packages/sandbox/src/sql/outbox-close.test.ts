@@ -1,0 +1,81 @@
+// An instance of the durable outbox (outbox.ts) that closes while its claim of due events is on its way to
+// PostgreSQL: the events it then gets are handed back as if never claimed (no attempt counted or logged,
+// no lease held), so the next instance sends them at once, as attempt 1, instead of after the lease's
+// timeout. The claim is held at a gate of the test's own, so the close comes between claim and POST.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { systemClock } from '../clock.js';
+import type { Company } from '../companies.js';
+import type { Database } from './database.js';
+import { createOutboxDispatcher, outboxTables } from './outbox.js';
+import { createTestDatabase } from './pg-cluster.test-helper.js';
+import { openPostgres } from './postgres.js';
+
+let db: Database;
+let server: Server;
+const received: number[] = [];
+
+beforeAll(async () => {
+  db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
+  for (const statement of outboxTables) await db.query(statement);
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk));
+    req.on('end', () => {
+      received.push((JSON.parse(text) as { n: number }).n);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+}, 60_000);
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await db?.close();
+});
+
+it('hands an event claimed as the instance closes to the next instance at once, its attempt not counted', async () => {
+  const company: Company = { name: 'Close test', companyKey: 'ck_test_outbox_close_0000', callbackUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, callbackApiKey: 'cbk_test_close_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
+  // The first instance's claims wait at the gate until the test opens it.
+  let claimed!: () => void;
+  const claiming = new Promise<void>((resolve) => (claimed = resolve));
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const gated: Database = {
+    ...db,
+    kind: db.kind,
+    query: async (text, params) => {
+      if (text.includes('with claimed as')) {
+        const rows = await db.query(text, params);
+        if (rows.length > 0) {
+          claimed();
+          await gate;
+        }
+        return rows as never;
+      }
+      return db.query(text, params);
+    },
+    transaction: (work) => db.transaction(work),
+  };
+  // A lease far longer than the test: only the hand-back lets another instance send the event now.
+  const policy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 600_000 };
+  const first = createOutboxDispatcher({ database: gated, clock: systemClock, random: () => 0, nextId: () => 'evt_close_1', policy, pollMs: 3_600_000 });
+  await first.enqueue(company, { type: 'session-change', sessionId: 's1', n: 0 });
+  await claiming;
+  const closing = first.close();
+  open();
+  await closing;
+  expect(received).toEqual([]);
+  expect(await db.query('select attempts, leased_by from callback_outbox')).toEqual([{ attempts: 0, leased_by: null }]);
+  expect(await first.attempts(company.companyKey)).toEqual([]);
+
+  const next = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 0, nextId: () => 'evt_close_2', policy, pollMs: 3_600_000 });
+  try {
+    await next.idle();
+    expect(received).toEqual([0]);
+    expect((await next.attempts(company.companyKey)).map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:delivered']);
+  } finally {
+    await next.close();
+  }
+});
