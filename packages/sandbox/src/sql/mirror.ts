@@ -23,8 +23,11 @@ import { prepareFreshPuts, writeFreshPuts, type FreshPut } from './pglite-commit
 import { decode, putBatch, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
 
 type Name = keyof Collections;
-/** One buffered write: a record put (`record`) or deleted (undefined), in the order written. */
-type Op = { name: Name; company: string; id: string; record: unknown };
+/**
+ * One buffered write: a record put (`record`) or deleted (undefined), in the order written; `size`, the
+ * put record's size as its put worked it out (each later transaction of the company replays the write).
+ */
+type Op = { name: Name; company: string; id: string; record: unknown; size?: number };
 type Pending = { record: unknown; size: number; existed: boolean; moved: boolean };
 
 type Mirror<T> = { memory: MemoryCollection<T>; options: CollectionOptions<T>; idOf: WeakMap<object, string> };
@@ -313,6 +316,15 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     return result;
   };
 
+  /** A transaction's collections: each view made on first use (`madeBy`, the transaction's own maker). */
+  const madeBy = Symbol('views');
+  const lazyViews = Object.defineProperties(
+    {},
+    Object.fromEntries(
+      collectionNames.map((name) => [name, { enumerable: true, get(this: { [madeBy]: (name: Name) => Collection<unknown> }) { return this[madeBy](name); } }]),
+    ),
+  );
+
   /** A transaction's view: memory with its own buffered writes on top, checked as memory would check them. */
   const overlay = (company: string) => {
     const ops: Op[] = [];
@@ -423,7 +435,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         pendingBytes += delta;
         // `moved`: deleted and put again in this transaction, so it goes to the end of the order, as in memory.
         writesOf().set(id, { record, size, existed: old ? old.existed : exists, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
-        ops.push({ name, company: c, id, record });
+        ops.push({ name, company: c, id, record, size });
       };
       /** A write of an earlier, unconfirmed transaction of the company: already checked, seen but not written again. */
       replays.set(name, async (op: Op) => {
@@ -434,7 +446,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           pendingBytes -= old ? old.size : existed ? sizeOf(before as T) : 0;
           writesOf().set(op.id, { record: undefined, size: 0, existed, moved: old?.moved ?? false });
         } else {
-          const size = sizeOf(op.record as T);
+          const size = op.size ?? sizeOf(op.record as T);
           pendingBytes += size - (old ? old.size : existed ? sizeOf(before as T) : 0);
           writesOf().set(op.id, { record: op.record, size, existed, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
         }
@@ -459,8 +471,16 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         delete: remove,
       };
     };
-    const collections = Object.fromEntries(collectionNames.map((name) => [name, view(name)])) as unknown as Collections;
-    return { ops, collections, replay: (op: Op) => replays.get(op.name)!(op) };
+    // A view is made when the transaction first uses its kind of record: most use one of the six.
+    const views = new Map<Name, Collection<unknown>>();
+    const viewOf = (name: Name) => {
+      let made = views.get(name);
+      if (!made) views.set(name, (made = view(name)));
+      return made;
+    };
+    const collections = Object.create(lazyViews) as Collections & { [madeBy]: typeof viewOf };
+    collections[madeBy] = viewOf;
+    return { ops, collections, replay: (op: Op) => (viewOf(op.name), replays.get(op.name)!(op)) };
   };
 
   const root = Object.fromEntries(
