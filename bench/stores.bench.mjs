@@ -111,25 +111,46 @@ function clusterPids(postmaster) {
   return pids;
 }
 
+/** Whether a cluster process serves a connection (a backend) rather than the server's own work. */
+function isBackend(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('127.0.0.1(');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * One candidate's round: one wrk over all its URLs' connections, or one wrk per URL at once (two
- * instances); with `pids`, the CPU those processes used per request (`db`: the database's processes).
+ * instances); with `pids`, the CPU those processes used per request (`db`: the database's processes,
+ * read again at the end, so that one started during the round, an autovacuum worker say, counts; one
+ * that started and ended within it is missed). PostgreSQL's CPU is also split: the backends that run the
+ * sandboxes' statements, and the rest (checkpointer, WAL writer, autovacuum and the others).
  */
 async function round(urls, path, body, { seconds, connections, pids = [], db = () => [] }) {
   const share = Math.round(connections / urls.length);
   const cpu = (list) => list.reduce((sum, pid) => sum + cpuMs(pid), 0);
-  const dbPids = db();
-  const before = [cpu(pids), cpu(dbPids)];
+  const dbBefore = new Map(db().map((pid) => [pid, cpuMs(pid)]));
+  const before = cpu(pids);
   // A server that answers nothing within the round (wrk reads no rate) counts as 0 requests per second.
   const once = (url) => wrk(url + path, body, { seconds, connections: share }).catch((error) => (trace(`${url}: ${error.message.split('\n')[0]}`), { rps: 0, p99Ms: seconds * 1000 }));
   const figures = await Promise.all(urls.map(once));
   const rps = figures.reduce((sum, f) => sum + f.rps, 0);
   const requests = rps * seconds;
+  let backends = 0;
+  let background = 0;
+  for (const pid of new Set([...dbBefore.keys(), ...db()])) {
+    const used = cpuMs(pid) - (dbBefore.get(pid) ?? 0);
+    if (isBackend(pid)) backends += used;
+    else background += used;
+  }
+  const perRequest = (ms) => (requests ? (ms * 1000) / requests : 0);
   return {
     rps,
     p99Ms: Math.max(...figures.map((f) => f.p99Ms)),
-    cpuUs: requests ? ((cpu(pids) - before[0]) * 1000) / requests : 0,
-    dbCpuUs: requests ? ((cpu(dbPids) - before[1]) * 1000) / requests : 0,
+    cpuUs: perRequest(cpu(pids) - before),
+    dbCpuUs: perRequest(backends + background),
+    dbBackendCpuUs: perRequest(backends),
   };
 }
 
@@ -204,6 +225,7 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
         // CPU per request of the candidate's own processes (Prism's is not measured), and of PostgreSQL's.
         cpuUs: each((f) => f.cpuUs),
         dbCpuUs: each((f) => f.dbCpuUs),
+        dbBackendCpuUs: each((f) => f.dbBackendCpuUs),
         memoryVsPrism: ratio('memory', 'prism'),
         memoryVsBare: ratio('memory', 'bare'),
         pgliteVsPrism: ratio('pglite', 'prism'),
@@ -225,7 +247,8 @@ export function storesReport(figures) {
   const lines = [];
   for (const [operation, name] of [['add', 'add-blacklist-record'], ['list', 'list-blacklist-records']]) {
     const f = figures[operation];
-    const cpu = (store) => (f.cpuUs?.[store] ? `, CPU ${f.cpuUs[store].toFixed(0)} µs/req${f.dbCpuUs[store] ? ` + PostgreSQL ${f.dbCpuUs[store].toFixed(0)}` : ''}` : '');
+    const cpu = (store) =>
+      f.cpuUs?.[store] ? `, CPU ${f.cpuUs[store].toFixed(0)} µs/req${f.dbCpuUs[store] ? ` + PostgreSQL ${f.dbCpuUs[store].toFixed(0)} (backends ${f.dbBackendCpuUs[store].toFixed(0)})` : ''}` : '';
     const each = Object.entries(f.rps)
       .map(([store, rps]) => `${store} ${rps.toFixed(0)} req/s (p99 ${f.p99Ms[store].toFixed(1)} ms${cpu(store)})`)
       .join(', ');
