@@ -275,13 +275,16 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     new Promise<void>((resolve, reject) => {
       let settledNow!: () => void;
       const settled = new Promise<void>((resolve) => (settledNow = resolve));
-      const queued = { ...job, settled, done: (error?: unknown) => (settledNow(), error === undefined ? resolve() : reject(error)) } as Job;
-      if (queued.kind === 'write') {
-        const jobs = unconfirmed.get(queued.company) ?? [];
-        queued.after = jobs.at(-1);
-        jobs.push(queued);
-        unconfirmed.set(queued.company, jobs);
-      }
+      const done = (error?: unknown) => (settledNow(), error === undefined ? resolve() : reject(error));
+      // Every write made with the same fields in the same order: one object shape for the queue's code.
+      let queued: Job;
+      if (job.kind === 'write') {
+        const jobs = unconfirmed.get(job.company);
+        const write: Write = { kind: 'write', company: job.company, ops: job.ops, after: jobs?.at(-1), failed: false, settled, done };
+        if (jobs) jobs.push(write);
+        else unconfirmed.set(job.company, [write]);
+        queued = write;
+      } else queued = { kind: 'clear', company: job.company, done };
       queue.push(queued);
       void flush();
     });
