@@ -4,7 +4,7 @@
 // company -> handler -> answer -> log one line.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BadInput, readBody, type UploadReading } from './body.js';
+import { BadInput, jsonBodyDeclared, jsonBodyRead, readBody, type UploadedFile, type UploadReading } from './body.js';
 import { createDispatcher, defaultDeliveryPolicy, type CallbackEvent, type DeliveryPolicy, type Dispatcher, type OutboxDispatcher } from './callbacks.js';
 import { systemClock, type Clock } from './clock.js';
 import { documented } from './codes.js';
@@ -97,11 +97,17 @@ function firstField(problem: { instancePath: string; params: Record<string, unkn
   return typeof missing === 'string' ? missing : (problem.instancePath.split('/')[1] ?? '');
 }
 
+/** A request without files (JSON, a query): one shared empty set, never written to. */
+const noFiles: Record<string, UploadedFile> = Object.freeze({}) as Record<string, UploadedFile>;
+
 /** What a request's log line knows so far. */
 type Trace = { operation?: string; company?: string };
 
-/** What the per-request log line needs when the answer is finished, kept on the response (no closure per request). */
-type Logged = { started: number; trace: Trace; path: string | undefined };
+/**
+ * A request's trace with what its log line needs when the answer is finished: one object per request,
+ * kept on the response (no closure per request).
+ */
+type Logged = Trace & { started: number; path: string | undefined };
 const loggedOf = Symbol('sandbox log line');
 type LoggedResponse = ServerResponse & { [loggedOf]?: Logged };
 
@@ -515,7 +521,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     let outcome: Outcome;
     try {
       const maxBytes = api.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
-      const { fields, files } = api.body === 'query' ? { fields: Object.fromEntries(url.searchParams), files: {} } : await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined);
+      let fields: Record<string, unknown>;
+      let files: Record<string, UploadedFile> = noFiles;
+      if (api.body === 'json' && !api.uploads) {
+        // readBody's JSON path written out (every request of the API but uploads and forms comes here): its
+        // turn taken here, and the fields at hand when the body came whole, with no async function of its own.
+        const declared = jsonBodyDeclared(req, maxBytes);
+        await undefined;
+        const read = jsonBodyRead(req, maxBytes, declared);
+        fields = read instanceof Promise ? await read : read;
+      } else if (api.body === 'query') fields = Object.fromEntries(url.searchParams);
+      else ({ fields, files } = await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined));
       outcome = await answer(api, fields, files, withParameters.has(api) ? (api.match.exec(url.pathname)?.groups ?? {}) : {}, trace);
     } catch (error) {
       if (!(error instanceof BadInput)) throw error;
@@ -556,18 +572,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     this[loggedOf] = undefined;
     // The console's entry of the request timed its end just now (one clock reading for both), if it has one.
     const ended = finishedAt(this) ?? performance.now();
-    const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.trace.operation, status: this.statusCode, ms: ended - logged.started, company: logged.trace.company };
+    const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.operation, status: this.statusCode, ms: ended - logged.started, company: logged.company };
     log!(formatLine(line, secrets));
   }
 
   // `tappable`: the console's request log copies the bodies through the request and answer classes' own methods.
   const server = createServer(tappable, (req, res) => {
-    const trace: Trace = {};
     const url = readTarget(req.url);
     const path = url?.pathname;
+    const trace: Logged = { operation: undefined, company: undefined, started: 0, path };
     consoleApp.watch(req, res, trace, path);
-    // Timed from when the console's request log began to watch it (one clock reading for both), or now.
-    if (log) (res as LoggedResponse)[loggedOf] = { started: watchedSince(res) ?? performance.now(), trace, path };
+    if (log) {
+      // Timed from when the console's request log began to watch it (one clock reading for both), or now.
+      trace.started = watchedSince(res) ?? performance.now();
+      (res as LoggedResponse)[loggedOf] = trace;
+    }
     res.on('finish', finished);
     handle(req, res, trace, url).catch((error) => {
       // A bug of the sandbox, not of the request: say so plainly, never hang.
