@@ -1,7 +1,9 @@
 // An instance of the durable outbox (outbox.ts) that closes while its claim of due events is on its way to
 // PostgreSQL: the events it then gets are handed back as if never claimed (no attempt counted or logged,
 // no lease held), so the next instance sends them at once, as attempt 1, instead of after the lease's
-// timeout. The claim is held at a gate of the test's own, so the close comes between claim and POST.
+// timeout. The claim is held at a gate of the test's own, so the close comes between claim and POST. And an
+// attempt that close() cuts is never the last one nor followed by a back-off: the next instance sends the
+// event at once, whatever maxAttempts says.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -15,6 +17,8 @@ import { openPostgres } from './postgres.js';
 let db: Database;
 let server: Server;
 const received: number[] = [];
+/** Requests to leave unanswered (the next ones are answered at once). */
+let hang = 0;
 
 beforeAll(async () => {
   db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
@@ -24,7 +28,8 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (text += chunk));
     req.on('end', () => {
       received.push((JSON.parse(text) as { n: number }).n);
-      res.end();
+      if (hang > 0) hang--;
+      else res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +80,29 @@ it('hands an event claimed as the instance closes to the next instance at once, 
     await next.idle();
     expect(received).toEqual([0]);
     expect((await next.attempts(company.companyKey)).map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:delivered']);
+  } finally {
+    await next.close();
+  }
+});
+
+it('hands an attempt cut by close() to the next instance at once, even when it was the last one allowed', async () => {
+  received.length = 0;
+  hang = 1;
+  const company: Company = { name: 'Cut test', companyKey: 'ck_test_outbox_cut_0000', callbackUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, callbackApiKey: 'cbk_test_cut_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
+  // One attempt allowed, and a back-off of ten minutes after a failure: neither may hold a cut attempt.
+  const policy = { maxAttempts: 1, baseDelayMs: 600_000, maxDelayMs: 600_000, timeoutMs: 600_000 };
+  const first = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 0.5, nextId: () => 'evt_cut_1', policy, pollMs: 3_600_000 });
+  await first.enqueue(company, { type: 'session-change', sessionId: 's1', n: 7 });
+  for (let tries = 0; received.length === 0; tries++) {
+    if (tries > 1_000) throw new Error('the first attempt never came');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await first.close();
+  const next = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 0.5, nextId: () => 'evt_cut_2', policy, pollMs: 3_600_000 });
+  try {
+    await next.idle();
+    expect(received).toEqual([7, 7]);
+    expect((await next.attempts(company.companyKey)).map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:failed', '2:delivered']);
   } finally {
     await next.close();
   }

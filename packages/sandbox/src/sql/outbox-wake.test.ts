@@ -3,7 +3,9 @@
 // whose back-off has passed, on a clock that does not move (a test's manual clock, or a sandbox whose
 // instances' clocks disagree); only an event written in a caller's transaction waits for the caller's
 // wake(). The status of the answer decides (2xx delivered, anything else retried), and `idle()` of a
-// closed instance returns once another instance has emptied the queue. outbox.test.ts covers the rest.
+// closed instance returns once another instance has emptied the queue. Also: a session's next event goes
+// out when the one before is delivered, a new instance sends what waits at once, and idle() looks for due
+// events itself. outbox.test.ts covers the rest.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
@@ -26,6 +28,8 @@ let url: string;
 /** What the receiver answers each request, in turn (then 200); what it got. */
 let answers: number[];
 let received: { n: number; status: number }[];
+/** The callbackApiKey of each request, in order. */
+let keys: unknown[];
 const cleanup: (() => Promise<void>)[] = [];
 let companies = 0;
 let ids = 0;
@@ -38,7 +42,9 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (text += chunk));
     req.on('end', () => {
       const status = answers.shift() ?? 200;
-      received.push({ n: (JSON.parse(text) as { n: number }).n, status });
+      const body = JSON.parse(text) as { n: number; callbackApiKey: unknown };
+      received.push({ n: body.n, status });
+      keys.push(body.callbackApiKey);
       res.writeHead(status).end();
     });
   });
@@ -58,6 +64,7 @@ afterAll(async () => {
 function outbox(clock: Clock = systemClock, pollMs = noPoll): OutboxDispatcher {
   answers = [];
   received = [];
+  keys = [];
   const made = createOutboxDispatcher({ database: db, clock, random: () => 1, nextId: () => `evt_wake_${++ids}`, policy, limits: defaultLimits, pollMs });
   cleanup.push(() => made.close());
   return made;
@@ -139,13 +146,49 @@ it('forgets every company’s queue, log and pause on clear() without a company'
   expect([await waiting(), await o.attempts(d.companyKey), await o.isPaused(c.companyKey), await o.isPaused(d.companyKey)]).toEqual([0, [], false, false]);
 });
 
+it("sends a session's next event as soon as the one before it is delivered", async () => {
+  const o = outbox();
+  const c = company();
+  await o.setPaused(c.companyKey, true);
+  for (let n = 0; n < 3; n++) await o.enqueue(c, event(n));
+  await o.setPaused(c.companyKey, false);
+  await until(() => received.length === 3);
+  expect(received.map((r) => r.n)).toEqual([0, 1, 2]);
+});
+
+it('sends at start what waits in the database, and idle() looks for due events itself', async () => {
+  const c = company();
+  const before = outbox();
+  await before.setPaused(c.companyKey, true);
+  await before.enqueue(c, event(0));
+  await before.close();
+  // Released behind every instance's back: only a look of an instance's own finds it.
+  await db.query('delete from callback_pauses');
+  const started = outbox();
+  await until(() => received.length === 1);
+  // Written in a transaction, which wakes nothing: idle() has to look.
+  await db.transaction(async (tx) => {
+    await started.enqueue(c, event(1), tx);
+  });
+  await started.idle();
+  expect(received.map((r) => r.n)).toEqual([0, 1]);
+});
+
+it('sends an empty callback key for a company that has none', async () => {
+  const o = outbox();
+  await o.enqueue({ ...company(), callbackApiKey: undefined }, event(0));
+  await o.idle();
+  expect(keys).toEqual(['']);
+});
+
 it('lets idle() of a closed instance return once another instance has emptied the queue', async () => {
   const closed = outbox();
   const c = company();
   await closed.setPaused(c.companyKey, true);
   await closed.enqueue(c, event(0));
-  await closed.close();
+  // Waiting before the close too: the close lets it go on looking, as a closed instance does.
   const idle = closed.idle();
+  await closed.close();
   const other = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 1, nextId: () => `evt_wake_${++ids}`, policy, pollMs: noPoll });
   cleanup.push(() => other.close());
   await other.setPaused(c.companyKey, false);
