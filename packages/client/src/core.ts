@@ -30,6 +30,15 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
+/** How a call ends in throwing mode: with the data, or the whole `{ data, response, requestId }`; errors are thrown. */
+export type ThrowMode = 'data' | 'whole';
+
+/** Sends one operation: the whole result (never rejects), or in throwing mode the data or `{ data, response, requestId }`. */
+export type Call = {
+  (operation: string, meta: OperationMeta, params: object | undefined, options?: CallOptions): Promise<CallResult>;
+  (operation: string, meta: OperationMeta, params: object | undefined, options: CallOptions | undefined, mode: ThrowMode): Promise<unknown>;
+};
+
 export type CoreSettings = {
   baseUrl: string;
   companyKey: string;
@@ -55,10 +64,10 @@ export type CallResult =
 /** The header that carries the company key of an operation sent as a GET, which has no body: never the URL. */
 export const keyHeader = 'x-company-key';
 
-function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, values: Record<string, string> = {}): string {
+function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, values?: Record<string, string>): string {
   let path = meta.path;
   for (const name of meta.pathParams) {
-    const value = values[name];
+    const value = values?.[name];
     if (typeof value !== 'string' || value === '') throw new TypeError(`${operationId} needs options.path.${name}`);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
@@ -66,7 +75,7 @@ function urlFor(baseUrl: string, meta: OperationMeta, operationId: string, value
 }
 
 /** Sends one operation: key injection, throttle, timeout, retries where safe, typed errors, logs and hooks. */
-export function createCore(settings: CoreSettings) {
+export function createCore(settings: CoreSettings): Call {
   const { baseUrl, companyKey, keyField, fetch, throttle, retry, clock, random, log, onRequest, onResponse } = settings;
   // Each attempt copies one of these and sets its request id. They hold every property an attempt sets:
   // on Node 20 a spread copy that gains a property costs about 2.5 µs, a copy that does not 0.1 µs.
@@ -75,7 +84,9 @@ export function createCore(settings: CoreSettings) {
   // An answer that echoes the key (a proxy's error page, say) must not carry it into an error.
   const redact = (text: string) => text.replaceAll(companyKey, '[redacted]');
 
-  return async function call(operation: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}): Promise<CallResult> {
+  // Throwing mode is decided here, in the one async function of a call, rather than by a wrapper that awaits
+  // it: one async function, one promise and one turn of the microtask queue fewer a call.
+  return async function call(operation: string, meta: OperationMeta, params: object | undefined, options: CallOptions = {}, mode?: ThrowMode): Promise<unknown> {
     const requestId = options.requestId ?? crypto.randomUUID();
     const { method, request, response: expected } = meta;
     const query = request === 'query';
@@ -95,6 +106,7 @@ export function createCore(settings: CoreSettings) {
       ({ operation, requestId, attempts, response }) as ErrorContext & { response: Response };
     const fail = (error: IdvError, response?: Response): CallResult => {
       log?.('warn', requestId, error.message);
+      if (mode) throw error;
       return { error, response, requestId };
     };
 
@@ -186,7 +198,7 @@ export function createCore(settings: CoreSettings) {
             }
           }
           log?.('info', requestId, `${operation}: HTTP ${status} in ${durationMs} ms, attempt ${attempt}`);
-          return { data, response, requestId };
+          return mode === 'data' ? data : { data, response, requestId };
         }
         text = redact(text);
         const after = retryAfterMs(response.headers.get('retry-after'), clock.now());
@@ -211,5 +223,5 @@ export function createCore(settings: CoreSettings) {
         return fail(new IdvNetworkError(context(), 'aborted', cause));
       }
     }
-  };
+  } as Call;
 }

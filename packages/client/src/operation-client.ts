@@ -56,13 +56,13 @@ export function buildOperationClient(
   for (const [operationId, meta] of Object.entries(table)) {
     const send = (params?: object, callOptions?: CallOptions) => call(operationId, meta, params, callOptions);
     byPath.set(meta.path, send);
-    // Throwing mode: the data, or with `.withResponse()` the whole `{ data, response, requestId }`.
-    const unwrap = (whole: boolean) => async (params?: object, callOptions?: CallOptions) => {
-      const result = await send(params, callOptions);
-      if (result.error) throw result.error;
-      return whole ? result : result.data;
-    };
-    const method = throwOnError ? Object.assign(unwrap(false), { withResponse: unwrap(true) }) : send;
+    // Throwing mode: the data, or with `.withResponse()` the whole `{ data, response, requestId }`; the core
+    // throws, so that no further async function stands between the caller and fetch.
+    const method = throwOnError
+      ? Object.assign((params?: object, callOptions?: CallOptions) => call(operationId, meta, params, callOptions, 'data'), {
+          withResponse: (params?: object, callOptions?: CallOptions) => call(operationId, meta, params, callOptions, 'whole'),
+        })
+      : send;
     const page = pagedOperations[operationId];
     methods[methodName(operationId)] = page
       ? Object.assign(method, { all: (params?: Record<string, unknown>, pageOptions?: object) => walkPages(send, page, params, pageOptions) })
