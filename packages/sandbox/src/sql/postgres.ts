@@ -69,17 +69,31 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
       /** The flush barrier sent behind the COMMIT: the connection is released once it has answered. */
       let flushed: Promise<void> | undefined;
       try {
-        // Sent without waiting: the work's first statement follows it in the same round trip.
-        // With `flushLater` the commit returns before the flush, so the company's lock is no longer held
-        // through it (group-commit.ts), and the caller acknowledges nothing before `flushLater`'s promise.
-        const begun = flushLater ? conn.unsafe('begin; set local synchronous_commit = off').simple() : conn.unsafe('begin');
-        begun.catch(() => {});
+        // Sent without waiting, with the work's first statement (one write to the socket and one wake-up
+        // of the server, not two, for a group whose first statements wait in `park`): they go in the same
+        // round trip. With `flushLater` the commit returns before the flush, so the company's lock is no
+        // longer held through it (group-commit.ts), and the caller acknowledges nothing before `flushLater`'s
+        // promise.
+        let begun: Promise<unknown> | undefined;
+        const begin = () => {
+          if (begun) return;
+          begun = flushLater ? conn.unsafe('begin; set local synchronous_commit = off').simple() : conn.unsafe('begin');
+          begun.catch(() => {});
+        };
         let result;
         try {
-          result = await work(insideTransaction('postgres', (text, params) => run(conn, text, params), (statement) => conn.unsafe(statement)));
+          result = await work(
+            insideTransaction(
+              'postgres',
+              (text, params) => (begin(), run(conn, text, params)),
+              (statement) => (begin(), conn.unsafe(statement)),
+            ),
+          );
+          // No statement: nothing to commit, nothing to flush.
+          if (!begun) return result;
           await begun;
         } catch (error) {
-          await conn.unsafe('rollback').catch(() => {});
+          if (begun) await conn.unsafe('rollback').catch(() => {});
           throw error;
         }
         const ending = conn.unsafe('commit');
