@@ -45,6 +45,23 @@ describe('memory store: an index that is not unique catches up when read', () =>
     expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t7']);
   });
 
+  it('catches up after many puts a piece per turn: other work runs before the read answers, two reads at once see every record, a clear stops it', async () => {
+    const store = memoryCollection<Tagged>({ indexes: { tag: (r) => r.tags } });
+    for (let i = 0; i < 10_000; i++) await store.put('c', `t${i}`, tagged(`t${i}`, i % 2 ? 'odd' : 'even'));
+    let ranBetween = false;
+    setImmediate(() => (ranBetween = true));
+    const [odd, even] = await Promise.all([store.find('c', 'tag', 'odd'), store.find('c', 'tag', 'even')]);
+    expect(ranBetween).toBe(true);
+    expect([odd.length, odd[0]!.id, odd.at(-1)!.id]).toEqual([5_000, 't1', 't9999']);
+    expect([even.length, even[0]!.id, even.at(-1)!.id]).toEqual([5_000, 't0', 't9998']);
+    for (let i = 0; i < 10_000; i++) await store.put('d', `u${i}`, tagged(`u${i}`, 'x'));
+    const reading = store.find('d', 'tag', 'x');
+    store.clear('d');
+    await store.put('d', 'u_new', tagged('u_new', 'x'));
+    expect(ids(await reading)).toEqual(['u_new']);
+    expect(ids(await store.find('d', 'tag', 'x'))).toEqual(['u_new']);
+  });
+
   it('keeps a unique index current at every put beside a deferred one', async () => {
     const store = memoryCollection<Tagged & { name: string }>({ indexes: { tag: (r) => r.tags, name: (r) => [r.name] }, unique: ['name'] });
     await store.put('c', 't1', { ...tagged('t1', 'x'), name: 'one' });
