@@ -9,6 +9,13 @@ describe('replies with their JSON text', () => {
     expect(textOf({ json: { result: 1 } })).toBeUndefined();
   });
 
+  it('carry the text as its UTF-8 bytes when given so, unchanged', () => {
+    const bytes = Buffer.from('{"result":"Zoë"}');
+    const reply = lazyReplyWithText(() => ({ result: 'Zoë' }), bytes);
+    expect(textOf(reply)).toBe(bytes);
+    expect(Buffer.from(JSON.stringify(reply.json))).toEqual(bytes);
+  });
+
   it('make a lazy value only when it is read, once, and give the same value to every reader', () => {
     let made = 0;
     const reply = lazyReplyWithText(() => ({ result: ++made }), '{"result":1}');
