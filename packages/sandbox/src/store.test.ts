@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { memoryState } from './state.js';
 import { memoryCollection } from './store.js';
@@ -60,6 +62,21 @@ describe('memory store: an index that is not unique catches up when read', () =>
     await store.put('d', 'u_new', tagged('u_new', 'x'));
     expect(ids(await reading)).toEqual(['u_new']);
     expect(ids(await store.find('d', 'tag', 'x'))).toEqual(['u_new']);
+  });
+
+  // W5: what a store keeps follows what it stores. A session is put again at every change of state and
+  // its parent index is read rarely: replaced entries must not pile up waiting for that read.
+  it('keeps no replaced record alive while no read comes: the same record put 20,000 times holds the heap of one', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = memoryCollection<Tagged & { text: string }>({ indexes: { tag: (r) => r.tags } });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 20,000 replacements of 10 kB each (a new flat string each time): 200 MB if each were kept.
+    for (let i = 0; i < 20_000; i++) await store.put('c', 'same', { ...tagged('same', 'x'), text: `${i} ${Buffer.alloc(10_000, 46).toString()}` });
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(40_000_000);
+    expect((await store.find('c', 'tag', 'x')).map((r) => r.text.slice(0, 5))).toEqual(['19999']);
   });
 
   it('keeps a unique index current at every put beside a deferred one', async () => {

@@ -220,6 +220,12 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       } else ids.add(id);
     }
   };
+  /** Keeps the queued entries still stored, in put order. */
+  const dropDead = (waiting: Entry<T>[]) => {
+    let kept = 0;
+    for (const entry of waiting) if (entry.live) waiting[kept++] = entry;
+    waiting.length = kept;
+  };
   /** The deferred indexes take the company's queued entries that are still stored, in put order. */
   const catchUp = (company: string, most = Infinity): boolean => {
     const waiting = queued.get(company);
@@ -315,6 +321,9 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       let waiting = queued.get(company);
       if (!waiting) queued.set(company, (waiting = []));
       waiting.push(entry);
+      // A record put again (a session at each change of state) leaves its old entry queued: once the queue
+      // is twice what is stored, the dead entries go, so the queue never holds more than the store does.
+      if (waiting.length > 2 * records.size + 1024) dropDead(waiting);
     }
   };
   const remove = (company: string, id: string) => {
