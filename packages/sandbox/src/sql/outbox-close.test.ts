@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { systemClock } from '../clock.js';
+import { manualClock, systemClock } from '../clock.js';
 import type { Company } from '../companies.js';
 import type { Database } from './database.js';
 import { createOutboxDispatcher, outboxTables } from './outbox.js';
@@ -65,9 +65,13 @@ it('hands an event claimed as the instance closes to the next instance at once, 
   };
   // A lease far longer than the test: only the hand-back lets another instance send the event now.
   const policy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 600_000 };
-  const first = createOutboxDispatcher({ database: gated, clock: systemClock, random: () => 0, nextId: () => 'evt_close_1', policy, pollMs: 3_600_000 });
+  const clock = manualClock();
+  const first = createOutboxDispatcher({ database: gated, clock, random: () => 0, nextId: () => 'evt_close_1', policy, pollMs: 3_600_000 });
   await first.enqueue(company, { type: 'session-change', sessionId: 's1', n: 0 });
   await claiming;
+  // The claim is a lease for the attempt's timeout and a margin (5 s): another instance takes the event
+  // only after an attempt of this one would have ended.
+  expect(await db.query('select attempts, leased_until - due_at as lease from callback_outbox')).toEqual([{ attempts: 1, lease: policy.timeoutMs + 5_000 }]);
   const closing = first.close();
   open();
   await closing;

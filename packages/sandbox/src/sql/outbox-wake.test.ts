@@ -123,6 +123,22 @@ it('retries after the back-off though the clock does not move', async () => {
   expect((await o.attempts(c.companyKey)).map((a) => `${a.attempt}:${a.outcome}:${a.status}`)).toEqual(['1:failed:503', '2:failed:500', '3:delivered:200']);
 });
 
+it("writes a failed event's next due time, after its back-off, for every instance to see", async () => {
+  const clock = manualClock();
+  const made = createOutboxDispatcher({ database: db, clock, random: () => 0.5, nextId: () => `evt_wake_${++ids}`, policy: { ...policy, baseDelayMs: 600_000, maxDelayMs: 600_000 }, pollMs: noPoll });
+  cleanup.push(() => made.close());
+  answers = [500];
+  received = [];
+  keys = [];
+  const c = company();
+  await made.enqueue(c, event(0));
+  await until(() => received.length === 1);
+  await until(() => made.inFlight() === 0);
+  for (let tries = 0; (await made.attempts(c.companyKey))[0]?.outcome !== 'failed'; tries++) if (tries > 1_000) throw new Error('never settled');
+  // Half of the ten-minute cap (random() is 0.5), from the instance's clock, with no lease held.
+  expect(await db.query('select due_at, leased_by from callback_outbox')).toEqual([{ due_at: clock.now() + 300_000, leased_by: null }]);
+});
+
 it('counts a 2xx answer as delivered and a 300 as failed', async () => {
   const o = outbox();
   const c = company();
