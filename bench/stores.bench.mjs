@@ -73,7 +73,8 @@ async function startPostgres() {
   const port = await freePort();
   try {
     pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C']);
-    pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=100`]);
+    // STORES_BENCH_PG_OPTIONS adds server options by hand (e.g. `-c shared_preload_libraries=pg_stat_statements`).
+    pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=100 ${process.env.STORES_BENCH_PG_OPTIONS ?? ''}`]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -126,10 +126,12 @@ export const checkedWriteSql = (table: string): string =>
  * keys' names and keys, $11 the most records, $12 the most bytes (null: no limit), $13 how many, $14 the
  * sum of the sizes.
  */
-const manyNewSql = (table: string) => `with
+export const manyNewSql = (table: string): string => `with
    state as (
      select
-       exists (select 1 from ${table} where id = any($1::text[])) as taken,
+       -- Each ID looked up by itself: "id = any(the IDs)" was planned, on a table still empty, as a scan of
+       -- the whole table, kept as the table grew (0.9 ms a statement at 5,000 records in the bench).
+       exists (select 1 from unnest($1::text[]) as i(id) cross join lateral (select 1 from ${table} t where t.id = i.id limit 1) as c) as taken,
        (select records from company_usage where company = $4 and collection = $5) as records,
        (select sum(bytes) from company_usage where company = $4) as bytes,
        exists (select 1 from unnest($9::text[], $10::text[]) as u(name, key)
