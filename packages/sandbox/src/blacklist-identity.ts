@@ -21,18 +21,9 @@ export function dayOf(value: string): string | undefined {
  */
 export function identityOf(record: Omit<BlacklistRecord, 'id'>): string {
   const { firstName, lastName, personalNumber, documentNumber, birthday } = record;
-  // add-blacklist-record asks twice in a row, for the request's fields (its duplicate check) and for the
-  // stored record (the unique index), which holds the same strings: the second answer is the first's
-  // string, worked out once and hashed once as a map key (issue 14's bench).
-  const last = lastAsked;
-  if (last !== undefined && last.firstName === firstName && last.lastName === lastName && last.personalNumber === personalNumber && last.documentNumber === documentNumber && last.birthday === birthday) return last.identity;
-  const identity = JSON.stringify([key(firstName), key(lastName), key(personalNumber), key(documentNumber), birthday ? (dayOf(birthday) ?? null) : '']);
-  lastAsked = { firstName, lastName, personalNumber, documentNumber, birthday, identity };
-  return identity;
+  return JSON.stringify([key(firstName), key(lastName), key(personalNumber), key(documentNumber), birthday ? (dayOf(birthday) ?? null) : '']);
 }
 
 /** An identifying string field as the rule compares it. */
 const key = (value: string | undefined) => (value ?? '').trim().toLowerCase();
 
-/** The fields of the last record asked about, and its identity (the identity depends on these alone). */
-let lastAsked: { firstName?: string; lastName?: string; personalNumber?: string; documentNumber?: string; birthday?: string; identity: string } | undefined;

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { memoryState } from './state.js';
-import { memoryCollection } from './store.js';
+import { hashOf, memoryCollection } from './store.js';
 import { storeContract } from './store-contract.test-helper.js';
 
 storeContract('memory', async (limits) => ({ state: memoryState(limits), close: async () => {} }));
@@ -85,5 +85,41 @@ describe('memory store: an index that is not unique catches up when read', () =>
     await expect(store.put('c', 't2', { ...tagged('t2', 'x'), name: 'one' })).rejects.toThrow(/same name/);
     expect(ids(await store.find('c', 'name', 'one'))).toEqual(['t1']);
     expect(ids(await store.find('c', 'tag', 'x'))).toEqual(['t1']);
+  });
+});
+
+describe('memory store: a unique index holds hashes of its keys', () => {
+  type Named = { id: string; name: string };
+  // Two keys with the same hash (found by trying `key-0`, `key-1`, ... until two met).
+  const [first, second] = ['key-65487', 'key-225080'];
+
+  it('has test keys that share a hash', () => {
+    expect(hashOf(first)).toBe(hashOf(second));
+  });
+
+  it('tells apart two keys that share a hash: both stored, each found alone, each still refused again, and a delete frees only its own', async () => {
+    const store = memoryCollection<Named>({ indexes: { name: (r) => [r.name] }, unique: ['name'] });
+    await store.put('c', 'a', { id: 'a', name: first });
+    await store.put('c', 'b', { id: 'b', name: second });
+    expect((await store.find('c', 'name', first)).map((r) => r.id)).toEqual(['a']);
+    expect((await store.find('c', 'name', second)).map((r) => r.id)).toEqual(['b']);
+    await expect(store.put('c', 'a2', { id: 'a2', name: first })).rejects.toThrow(/same name/);
+    await expect(store.put('c', 'b2', { id: 'b2', name: second })).rejects.toThrow(/same name/);
+    // A record put again under its own key is no duplicate of the other.
+    await store.put('c', 'b', { id: 'b', name: second });
+    expect(await store.delete('c', 'a')).toBe(true);
+    expect(await store.find('c', 'name', first)).toEqual([]);
+    expect((await store.find('c', 'name', second)).map((r) => r.id)).toEqual(['b']);
+    await store.put('c', 'a3', { id: 'a3', name: first });
+    await expect(store.put('c', 'b3', { id: 'b3', name: second })).rejects.toThrow(/same name/);
+  });
+
+  it('keeps a replaced record under its new key only', async () => {
+    const store = memoryCollection<Named>({ indexes: { name: (r) => [r.name] }, unique: ['name'] });
+    await store.put('c', 'a', { id: 'a', name: first });
+    await store.put('c', 'a', { id: 'a', name: second });
+    expect(await store.find('c', 'name', first)).toEqual([]);
+    await store.put('c', 'b', { id: 'b', name: first });
+    await expect(store.put('c', 'x', { id: 'x', name: second })).rejects.toThrow(/same name/);
   });
 });

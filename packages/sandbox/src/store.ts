@@ -128,9 +128,28 @@ export function keyedMutex() {
   };
 }
 
-/** An index's keys for one record: its one key alone (the usual case, no array), or several. */
-type Keys = string | readonly string[];
+/**
+ * An index's keys for one record: its one key alone (the usual case, no array), or several. A unique
+ * index's keys are their hashes (`hashOf`), numbers a map holds without an object each.
+ */
+type Key = string | number;
+type Keys = Key | readonly Key[];
 const none: readonly string[] = [];
+
+/**
+ * A unique index's key as its map holds it: a 31-bit FNV-1a hash of the key (a small integer, kept in the
+ * map's table itself). The key strings of a unique index were kept for every stored record only to be
+ * compared when a put probed the map: a string per record that young-generation collections copied until
+ * it was promoted, and one more read of memory per entry a probe passed (issue 14's bench:
+ * add-blacklist-record stores a record a request, under a unique identity index as large as the store).
+ * Two keys with the same hash are told apart by the records' own keys (`sameKey`).
+ */
+export function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < key.length; at++) hash = Math.imul(hash ^ key.charCodeAt(at), 0x01000193);
+  // A small integer for V8 (31 bits, signed): no heap number for the map to keep.
+  return hash >> 1;
+}
 /** Queued entries a deferred index takes in one turn of the event loop when it is read (see `caughtUp`). */
 const catchUpPerTurn = 1024;
 
@@ -141,25 +160,29 @@ const catchUpPerTurn = 1024;
  * add-blacklist-record keeps a record a request, and young-generation collections copy what it keeps).
  * A deferred index's keys are `none` until the index has caught up with the entry (see `catchUp`).
  */
-class Entry<T> {
-  k0: Keys = none;
-  k1: Keys = none;
-  more: Keys[] | undefined = undefined;
+type Entry<T> = {
+  k0: Keys;
+  k1: Keys;
+  more: Keys[] | undefined;
   /** False once the entry is replaced or deleted: a deferred index then never takes it. */
-  live = true;
-  constructor(
-    readonly record: T,
-    readonly size: number,
-    readonly id: string,
-  ) {}
-}
+  live: boolean;
+  readonly record: T;
+  readonly size: number;
+  readonly id: string;
+};
+/**
+ * An object literal, made in this one place: V8 tracks where literals are made and, as every entry made
+ * here outlives young-generation collections, allocates them in the old generation from the start,
+ * where a class's instances are copied by a collection or two first.
+ */
+const entryOf = <T>(record: T, size: number, id: string): Entry<T> => ({ k0: none, k1: none, more: undefined, live: true, record, size, id });
 const keysOfEntry = <T>(entry: Entry<T>, at: number): Keys => (at === 0 ? entry.k0 : at === 1 ? entry.k1 : (entry.more?.[at - 2] ?? none));
 /** The keys an entry was indexed under for one index. */
-const keysAt = <T>(entry: Entry<T>, at: number): readonly string[] => {
+const keysAt = <T>(entry: Entry<T>, at: number): readonly Key[] => {
   const keys = keysOfEntry(entry, at);
-  return typeof keys === 'string' ? [keys] : keys;
+  return typeof keys === 'object' ? keys : [keys];
 };
-const setKeysOfEntry = <T>(entry: Entry<T>, at: number, indexed: readonly string[]) => {
+const setKeysOfEntry = <T>(entry: Entry<T>, at: number, indexed: readonly Key[]) => {
   const kept = indexed.length === 1 ? indexed[0]! : indexed;
   if (at === 0) entry.k0 = kept;
   else if (at === 1) entry.k1 = kept;
@@ -195,8 +218,10 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const queued = new Map<string, Entry<T>[]>();
   const byCompany = new Map<string, Map<string, Entry<T>>>();
   const scratch: (readonly string[])[] = indexNames.map(() => none);
-  // Per index, company -> key -> IDs: a map per company (made once), none per key unless two records share it.
-  const lookups: Map<string, Map<string, Ids>>[] = indexNames.map(() => new Map());
+  const hashed: number[] = [];
+  // Per index, company -> key (a unique index: its hash) -> IDs: a map per company (made once), none per
+  // key unless two records share it.
+  const lookups: Map<string, Map<Key, Ids>>[] = indexNames.map(() => new Map());
   const keysOf = (at: number, company: string) => {
     const companies = lookups[at]!;
     let byKey = companies.get(company);
@@ -210,7 +235,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     return records;
   };
   /** Adds `id` under each of `indexed` in index `at`. */
-  const indexUnder = (company: string, at: number, id: string, indexed: readonly string[]) => {
+  const indexUnder = (company: string, at: number, id: string, indexed: readonly Key[]) => {
     const lookup = keysOf(at, company);
     for (const key of indexed) {
       const ids = lookup.get(key);
@@ -279,19 +304,33 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       }
     }
   };
-  const holdsOther = (ids: Ids | undefined, id: string) => {
+  /** Whether the stored record `id` was indexed under `key` in unique index `at` (its hash matched). */
+  const sameKey = (company: string, at: number, id: string, key: string) => {
+    const entry = byCompany.get(company)?.get(id);
+    return entry !== undefined && indexFns[at]!(entry.record).includes(key);
+  };
+  const holdsOther = (company: string, at: number, ids: Ids | undefined, id: string, key: string) => {
     if (ids === undefined) return false;
-    if (typeof ids === 'string') return ids !== id;
-    for (const other of ids) if (other !== id) return true;
+    if (typeof ids === 'string') return ids !== id && sameKey(company, at, ids, key);
+    for (const other of ids) if (other !== id && sameKey(company, at, other, key)) return true;
     return false;
   };
   const taken = (company: string, id: string, keys: (readonly string[])[]) => {
     for (let u = 0; u < uniqueAt.length; u++) {
       const at = uniqueAt[u]!;
       const lookup = lookups[at]!.get(company);
-      if (lookup) for (const key of keys[at]!) if (holdsOther(lookup.get(key), id)) return unique[u];
+      if (lookup) for (const key of keys[at]!) if (holdsOther(company, at, lookup.get(hashOf(key)), id, key)) return unique[u];
     }
     return undefined;
+  };
+  /** A unique index's keys as its map holds them. */
+  const hashesOf = (keys: readonly string[]): readonly number[] => {
+    if (keys.length === 1) {
+      hashed[0] = hashOf(keys[0]!);
+      hashed.length = 1;
+      return hashed;
+    }
+    return keys.map(hashOf);
   };
 
   const put = (company: string, id: string, record: T) => {
@@ -309,11 +348,12 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       unindex(company, id, old);
       old.live = false;
     }
-    const entry = new Entry(record, size, id);
+    const entry = entryOf(record, size, id);
     for (const at of uniqueAt) {
-      const indexed = keys[at]!;
+      // One key's hash, in an array reused by every put; several keys' in an array the entry keeps.
+      const indexed = hashesOf(keys[at]!);
       indexUnder(company, at, id, indexed);
-      setKeysOfEntry(entry, at, indexed);
+      setKeysOfEntry(entry, at, indexed.length === 1 ? indexed : [...indexed]);
       keys[at] = none;
     }
     records.set(id, entry);
@@ -347,12 +387,14 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   };
   const find = (company: string, index: string, key: string) => {
     const at = indexNames.indexOf(index);
+    if (at < 0) return [];
     if (deferred[at]) catchUp(company);
-    const ids = at < 0 ? undefined : lookups[at]!.get(company)?.get(key);
+    const ids = lookups[at]!.get(company)?.get(deferred[at] ? key : hashOf(key));
     const records = byCompany.get(company);
     if (ids === undefined || !records) return [];
-    if (typeof ids === 'string') return [records.get(ids)!.record];
-    return [...ids].map((id) => records.get(id)!.record);
+    const found = typeof ids === 'string' ? [records.get(ids)!.record] : [...ids].map((id) => records.get(id)!.record);
+    // A unique index holds hashes: a record whose key only shares the hash is not found.
+    return deferred[at] ? found : found.filter((record) => indexFns[at]!(record).includes(key));
   };
 
   // Async by signature only: each method does its work before returning a settled promise.
