@@ -8,7 +8,9 @@
  * buffered writes go to PGlite; transactions that finish while a PGlite commit is in flight are written
  * together in the next one (group commit: one commit, one flush to disk, for many requests). Only when
  * that commit resolves are the writes applied to memory and the caller answered, so a 200 is on disk,
- * and a failed commit (or a throw in the work) leaves memory as it was. Unique keys, caps and the budget
+ * and a failed commit (or a throw in the work) leaves memory as it was. With PGlite in a worker thread the
+ * next group of new records is sent while one is being written (`pipeline`), on condition that that one
+ * is written (pglite-commit.ts, commitChain): a group may hold writes that read the one before it. Unique keys, caps and the budget
  * are checked in memory under the mutex (exact: one process); the SQL writes check them again.
  *
  * PostgreSQL, shared by instances, keeps the direct SQL store (store.ts): no instance could mirror it.
@@ -19,7 +21,7 @@ import { collectionNames, collectionSpecs, type Collections, type State } from '
 import { createBudget, Duplicate, keyedMutex, memoryCollection, type Collection, type CollectionOptions, type MemoryCollection } from '../store.js';
 import type { Database } from './database.js';
 import { migrate } from './migrations.js';
-import { prepareFreshPuts, writeFreshPuts, type FreshPut } from './pglite-commit.js';
+import { commitChain, freshPutsText, prepareFreshPuts, writeFreshPuts, type FreshPut } from './pglite-commit.js';
 import { decode, putBatch, putChecked, sqlCollectionsIn, sqlState, tableOf, unsafe, usageTally, type UsageTally } from './store.js';
 
 type Name = keyof Collections;
@@ -44,6 +46,11 @@ export type MirrorOptions = {
    * (3,000 parallel writes kept the loop busy for seconds and cut requests).
    */
   maxQueued?: number;
+  /**
+   * The most group commits sent and not yet answered (default: 2 with PGlite in a worker thread, where the
+   * worker then goes from one to the next without waiting for this thread; 1 in this thread).
+   */
+  pipeline?: number;
 };
 
 export function mirroredState(db: Database, limits: Limits, mirrorOptions: MirrorOptions = {}): State {
@@ -91,8 +98,9 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
   };
   const ready = () => (loaded ? undefined : (loading ??= load()));
 
-  // Group commit: one PGlite transaction at a time; what arrives meanwhile waits and goes in the next one
-  // (at most `maxGroup` transactions' writes in one: the loop turns between commits).
+  // Group commit: one PGlite transaction at a time (or `pipeline` of them sent, written in order); what
+  // arrives meanwhile waits and goes in the next one (at most `maxGroup` transactions' writes in one: the
+  // loop turns between commits).
   const maxGroup = mirrorOptions.maxGroup ?? 100;
   const maxQueued = mirrorOptions.maxQueued ?? 100;
   /** The longest stretch of a commit's statements between two turns of the event loop (ms). */
@@ -157,18 +165,17 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     return ops as FreshPut[];
   };
   /**
-   * One PGlite transaction for the writes of `jobs`. New records go as one message; if that fails (a row
-   * on disk that memory does not serve, or any error), the commit is made again statement by statement,
-   * which handles every case and names the error.
+   * One PGlite transaction for the writes of `jobs`. With `fast`, new records go as one message first; if
+   * that fails (a row on disk that memory does not serve, or any error), or without `fast` (`send` found
+   * it was not for one message, or its message failed), statement by statement, which handles every case
+   * and names the error.
    */
-  const commit = async (jobs: Write[]) => {
+  const commit = async (jobs: Write[], fast: boolean) => {
     const ops = jobs.flatMap((job) => job.ops);
-    const fresh = await freshPuts(ops);
+    const fresh = fast ? await freshPuts(ops) : undefined;
     if (fresh) {
       try {
         await prepareFreshPuts(db, fresh);
-        // One message without BEGIN: PostgreSQL runs a message of several statements as one transaction.
-        // With PGlite in a worker (pglite-worker.ts) that is one hop between the threads a commit, not three.
         await writeFreshPuts(db, fresh, specs as Record<string, CollectionOptions<unknown>>);
         return;
       } catch {
@@ -215,15 +222,127 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     forget(job);
     job.done(error);
   };
-  const flush = () => (flushing ??= drain().finally(() => (flushing = undefined)));
+  // A write queued after the drain's last look at the queue but before it ended found it still running:
+  // a new drain takes it.
+  const flush = (): Promise<void> =>
+    (flushing ??= drain().finally(() => {
+      flushing = undefined;
+      if (queue.length) void flush();
+    }));
+  /** A group whose commit of new records was sent and not yet answered (oldest first). */
+  type Flight = { group: Write[]; ids: Set<string>; written: Promise<void> };
+  const flights: Flight[] = [];
+  const chain = commitChain(db);
+  const depth = Math.max(1, mirrorOptions.pipeline ?? chain.depth);
+  /** Set when a flight failed with later ones still out: those are not written and wait in `again`. */
+  let broken = false;
+  const again: Write[] = [];
+  /** Set while the queue is empty and a flight is out: called by `enqueue`. */
+  let wake: (() => void) | undefined;
+  /**
+   * Sends the group's commit when its writes are all new records (freshPuts) and none of their IDs is in
+   * a flight (memory learns of a flight's records only when it lands); after a flight, on condition that
+   * the flight is written (commitChain), since the group may have read the flight's writes. False when
+   * the group is to be committed statement by statement.
+   */
+  const send = async (group: Write[]): Promise<boolean> => {
+    const fresh = await freshPuts(group.flatMap((job) => job.ops));
+    if (!fresh || fresh.some((op) => flights.some((flight) => flight.ids.has(op.id)))) return false;
+    let text: string;
+    try {
+      await prepareFreshPuts(db, fresh);
+      text = freshPutsText(fresh, specs as Record<string, CollectionOptions<unknown>>);
+    } catch {
+      return false;
+    }
+    // One message without BEGIN: PostgreSQL runs a message of several statements as one transaction.
+    const written = chain.send(text, flights.length > 0);
+    written.catch(() => {}); // answered when it lands
+    flights.push({ group, ids: new Set(fresh.map((op) => op.id)), written });
+    return true;
+  };
+  /** The oldest flight's answer: its writes go to memory and its callers are answered, or it failed. */
+  const land = async () => {
+    const flight = flights.shift()!;
+    let failed = false;
+    try {
+      await flight.written;
+    } catch {
+      failed = true;
+    }
+    if (!failed) {
+      mirrorOptions.onCommit?.(flight.group.length);
+      for (const job of flight.group) await settle(job);
+    } else if (broken) again.push(...flight.group);
+    else {
+      // The later flights were sent on condition that this one is written: none is. They are committed
+      // again, in order, once this one is settled (one of theirs may have built on one of its writes).
+      broken = flights.length > 0;
+      await commitGroup(flight.group, false);
+    }
+    if (broken && !flights.length) {
+      queue.unshift(...again.splice(0));
+      broken = false;
+    }
+  };
+  /** The group in one PGlite transaction (`fast`: trying its one message first), or each write on its own when that fails. */
+  const commitGroup = async (group: Write[], fast: boolean) => {
+    try {
+      await commit(group, fast);
+      mirrorOptions.onCommit?.(group.length);
+      for (const job of group) await settle(job);
+      return;
+    } catch (error) {
+      if (group.length === 1) {
+        fail(group[0]!, error);
+        return;
+      }
+    }
+    // One transaction's writes failed and took the group with it: each on its own, each its own answer.
+    for (const job of group) {
+      // A write built on a failed one of its company (it read what never happened) fails with it.
+      if (job.after?.failed) {
+        fail(job, new Error('an earlier write of this company failed'));
+        continue;
+      }
+      try {
+        await commit([job], true);
+        mirrorOptions.onCommit?.(1);
+        await settle(job);
+      } catch (error) {
+        fail(job, error);
+      }
+    }
+  };
   const drain = async () => {
-    while (queue.length) {
+    while (queue.length || flights.length) {
+      if (flights.length >= depth || broken) {
+        await land();
+        continue;
+      }
+      if (!queue.length) {
+        // Room for another flight: whichever comes first, a write to send or the oldest flight's answer.
+        const arrived = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
+        const answered = flights[0]!.written.then(
+          () => false,
+          () => false,
+        );
+        const write = await Promise.race([arrived, answered]);
+        wake = undefined;
+        if (!write) await land();
+        continue;
+      }
       // A turn of the event loop before each commit: PGlite in this thread (`worker: false`) works here and its statements resolve
       // in microtasks, so back-to-back commits would keep the loop from reading the requests of a burst
       // until the server's header and request timeouts cut them. Bounded groups keep each turn short.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const first = queue[0]!;
       if (first.kind === 'clear') {
+        // A reset comes after every write before it.
+        if (flights.length) {
+          await land();
+          continue;
+        }
         queue.shift();
         try {
           await direct.clear(first.company);
@@ -242,33 +361,14 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         if (job.after?.failed) fail(job, new Error('an earlier write of this company failed'));
         else group.push(job);
       }
-      if (!group.length) continue;
-      try {
-        await commit(group);
-        mirrorOptions.onCommit?.(group.length);
-        for (const job of group) await settle(job);
+      if (!group.length || (await send(group))) continue;
+      if (flights.length) {
+        // Statement by statement only after the flights, in order: back to the queue until they landed.
+        queue.unshift(...group);
+        await land();
         continue;
-      } catch (error) {
-        if (group.length === 1) {
-          fail(group[0]!, error);
-          continue;
-        }
       }
-      // One transaction's writes failed and took the group with it: each on its own, each its own answer.
-      for (const job of group) {
-        // A write built on a failed one of its company (it read what never happened) fails with it.
-        if (job.after?.failed) {
-          fail(job, new Error('an earlier write of this company failed'));
-          continue;
-        }
-        try {
-          await commit([job]);
-          mirrorOptions.onCommit?.(1);
-          await settle(job);
-        } catch (error) {
-          fail(job, error);
-        }
-      }
+      await commitGroup(group, false);
     }
   };
   const enqueue = (job: { kind: 'write'; company: string; ops: Op[] } | { kind: 'clear'; company?: string }) =>
@@ -286,6 +386,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         queued = write;
       } else queued = { kind: 'clear', company: job.company, done };
       queue.push(queued);
+      wake?.();
       void flush();
     });
 
@@ -516,7 +617,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     },
     // What was acknowledged is committed already; a commit in flight finishes before the database closes.
     async close() {
-      await flushing;
+      while (flushing) await flushing;
     },
   };
 }

@@ -17,6 +17,7 @@
 import type { CollectionOptions } from '../store.js';
 import { tableOf } from './store.js';
 import type { Database } from './database.js';
+import { workerChains } from './pglite-worker.js';
 
 export type FreshPut = { name: keyof typeof tableOf; company: string; id: string; record: unknown };
 
@@ -131,4 +132,36 @@ export function freshPutsText(puts: readonly FreshPut[], specs: Record<string, C
  */
 export async function writeFreshPuts(db: Database, puts: readonly FreshPut[], specs: Record<string, CollectionOptions<unknown>>): Promise<void> {
   await db.query(freshPutsText(puts, specs));
+}
+
+/**
+ * Sends commits (messages of statements, one transaction each) in order; `afterPrevious`: written only
+ * if the previous one sent this way was (otherwise it rejects and writes nothing). `depth` is how many
+ * the mirror keeps in flight: with PGlite in a worker thread (pglite-worker.ts) the next commit is posted
+ * while one is written, so the worker goes from one to the next without waiting for the main thread;
+ * in this thread a statement holds the thread anyway, and one at a time keeps the answers prompt.
+ */
+export type CommitChain = { send: (text: string, afterPrevious: boolean) => Promise<void>; depth: number };
+
+export function commitChain(db: Database): CommitChain {
+  const native = workerChains.get(db);
+  if (native) return { send: native, depth: 2 };
+  let last: Promise<boolean> = Promise.resolve(true);
+  return {
+    send(text, afterPrevious) {
+      const previous = last;
+      const written = afterPrevious
+        ? previous.then(async (ok) => {
+            if (!ok) throw new Error('not written: the commit before it failed');
+            await db.query(text);
+          })
+        : db.query(text).then(() => undefined);
+      last = written.then(
+        () => true,
+        () => false,
+      );
+      return written;
+    },
+    depth: 1,
+  };
 }

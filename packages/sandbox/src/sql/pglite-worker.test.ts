@@ -2,6 +2,7 @@
 // the database behaves as PGlite in one thread does (errors with their codes, rollbacks, close).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database.js';
+import { commitChain } from './pglite-commit.js';
 import { openPglite } from './pglite.js';
 
 describe('PGlite in a worker thread', () => {
@@ -43,6 +44,22 @@ describe('PGlite in a worker thread', () => {
       { n: 1, note: 'one' },
       { n: 4, note: 'four' },
     ]);
+  }, 60_000);
+
+  it('writes a chained commit only if the one before it was written, each posted without waiting for the last', async () => {
+    const chain = commitChain(db);
+    // Two commits out at a time: the worker goes from one to the next.
+    expect(chain.depth).toBe(2);
+    const sent = [
+      chain.send(`insert into item (n, note) values (10, 'ten')`, false),
+      chain.send(`insert into item (n, note) values (11, 'eleven'); insert into item (n, note) values (10, 'ten again')`, true),
+      chain.send(`insert into item (n, note) values (12, 'built on eleven')`, true),
+      chain.send(`insert into item (n, note) values (13, 'on its own')`, false),
+    ];
+    const outcomes = await Promise.allSettled(sent);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(outcomes[1]).toMatchObject({ reason: { code: '23505' } });
+    expect(await db.query('select n from item where n >= 10 order by n')).toEqual([{ n: 10 }, { n: 13 }]);
   }, 60_000);
 
   it('answers what was asked before a close, then refuses', async () => {

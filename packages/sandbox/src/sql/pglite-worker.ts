@@ -21,8 +21,17 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { insideTransaction, type Database } from './database.js';
 
-type Message = { op: 'query'; text: string; params?: readonly unknown[]; tx?: number } | { op: 'exec'; text: string; tx: number } | { op: 'begin' | 'commit' | 'rollback'; tx: number } | { op: 'close' };
+type Message =
+  | { op: 'query'; text: string; params?: readonly unknown[]; tx?: number }
+  | { op: 'exec'; text: string; tx: number }
+  | { op: 'chain'; text: string; afterPrevious: boolean } | { op: 'begin' | 'commit' | 'rollback'; tx: number } | { op: 'close' };
 type Reply = { id: number; value?: unknown; error?: { message: string; fields: Record<string, unknown> } };
+
+/**
+ * Each worker database's commit chain (pglite-commit.ts, `commitChain`): a message of statements posted at
+ * once; with `afterPrevious`, written only if the chain's previous message was (else it rejects, unwritten).
+ */
+export const workerChains: WeakMap<Database, (text: string, afterPrevious: boolean) => Promise<void>> = new WeakMap();
 
 /** The fields of a PostgreSQL error kept across the thread (the code says which rule failed, e.g. 23505). */
 const errorFields = ['severity', 'code', 'detail', 'hint', 'position', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine', 'where'];
@@ -61,12 +70,28 @@ const parseBytea = (text) => { const b = Buffer.from(text.slice(2), 'hex'); retu
   };
   /** Open transactions: their PGlite transaction once begun, and how to end them. */
   const open = new Map();
+  /** Whether the last 'chain' message succeeded (pglite-commit.ts, commitChain). */
+  let chain = Promise.resolve(true);
   const handle = async (m) => {
     switch (m.op) {
       case 'query':
         return run(m.tx === undefined ? db : await open.get(m.tx).tx, m.text, m.params);
       case 'exec':
         return (await open.get(m.tx).tx).exec(m.text).then(() => undefined);
+      case 'chain': {
+        // Run at once, or (afterPrevious) only once the chain's last message succeeded: a commit that built
+        // on the one before it is never written without it.
+        const previous = chain;
+        const written = m.afterPrevious
+          ? previous.then((ok) => {
+              if (!ok) throw new Error('not written: the commit before it failed');
+              return db.exec(m.text);
+            })
+          : db.exec(m.text);
+        chain = written.then(() => true, () => false);
+        await written;
+        return undefined;
+      }
       case 'begin': {
         let started, failed, end;
         const entry = { tx: new Promise((resolve, reject) => ((started = resolve), (failed = reject))), end: new Promise((resolve, reject) => (end = { resolve, reject })) };
@@ -190,7 +215,7 @@ export async function openPgliteWorker(dir: string | undefined, load?: Blob): Pr
   };
   const query = async <Row>(text: string, params?: readonly unknown[], tx?: number): Promise<Row[]> => withBuffers(await call<Row[]>({ op: 'query', text, params, tx }));
 
-  return {
+  const database: Database = {
     kind: 'pglite',
     query: (text, params) => query(text, params),
     async transaction(work) {
@@ -227,4 +252,7 @@ export async function openPgliteWorker(dir: string | undefined, load?: Blob): Pr
       return closing;
     },
   };
+  // Posted at once: the worker runs messages in order, so the next commit waits there, not for a round trip.
+  workerChains.set(database, (text, afterPrevious) => call<void>({ op: 'chain', text, afterPrevious }));
+  return database;
 }
