@@ -20,15 +20,28 @@ afterEach(() => {
 // Quotes, backslashes, a dollar sign, U+0000 and U+0001, a lone surrogate, and text outside the BMP.
 const odd = ["it's", 'back\\slash \\\' and "double"', '$1 $$ ;--', 'nul\u0000and\u0001one', 'lone \ud800 surrogate', 'Ünïcödé 🦊'];
 
-it('writes a group of new records with any characters, reads them back the same after a reopen, and keeps the usage exact', async () => {
+/**
+ * A new PGlite directory, and the database as the mirror sees it, counting what reaches PGlite: each group
+ * commit is one message of statements (one transaction) and nothing else: a transaction would be the
+ * statement-by-statement retry after a failed message, a statement with parameters its statements.
+ */
+async function openCounted() {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-pglite-commit-'));
   dirs.push(dir);
-  let db = await openPglite(dir);
-  // Each group commit is one message of statements (one transaction) and nothing else: a transaction would
-  // be the statement-by-statement retry after a failed message, a statement with parameters its statements.
-  let messages = 0;
-  let others = 0;
-  const counted: Database = { ...db, transaction: (work) => (others++, db.transaction(work)), query: (text, params) => (params?.length ? others++ : messages++, db.query(text, params)) };
+  const db = await openPglite(dir);
+  const counts = { messages: 0, others: 0 };
+  const counted: Database = {
+    ...db,
+    transaction: (work) => (counts.others++, db.transaction(work)),
+    query: (text, params) => (params?.length ? counts.others++ : counts.messages++, db.query(text, params)),
+  };
+  return { dir, db, counted, counts };
+}
+
+it('writes a group of new records with any characters, reads them back the same after a reopen, and keeps the usage exact', async () => {
+  const opened = await openCounted();
+  const { dir, counted, counts } = opened;
+  let db = opened.db;
   const groups: number[] = [];
   let state = mirroredState(counted, defaultLimits, { onCommit: (size) => groups.push(size) });
   await state.users.count(a); // loaded
@@ -37,8 +50,8 @@ it('writes a group of new records with any characters, reads them back the same 
     state.users.put(a, 'usr_first', { id: 'usr_first', username: 'first@example.org', email: 'first@example.org', roles: ['call_center_operator'], emailVerified: false }),
     state.blacklist.put(a, 'bl_first', { id: 'bl_first', reason: 'first', documentNumber: 'D-first' } as BlacklistRecord),
   ]);
-  messages = 0;
-  others = 0;
+  counts.messages = 0;
+  counts.others = 0;
   groups.length = 0;
   const users = odd.map((text, i): User => ({ id: `usr_${i}_${text}`, username: `${text}@example.org`, email: `${text}@example.org`, roles: ['call_center_operator'], emailVerified: false }));
   const records = odd.map((text, i): BlacklistRecord => ({ id: `bl_${i}_${text}`, reason: text, documentNumber: `D-${text}` }) as BlacklistRecord);
@@ -46,8 +59,8 @@ it('writes a group of new records with any characters, reads them back the same 
   await Promise.all([...users.map((u) => state.users.put(a, u.id, u)), ...records.map((r) => state.blacklist.put(a, r.id!, r))]);
   await state.close();
   expect(groups.reduce((sum, size) => sum + size, 0)).toBe(2 * odd.length);
-  expect(messages).toBe(groups.length);
-  expect(others).toBe(0);
+  expect(counts.messages).toBe(groups.length);
+  expect(counts.others).toBe(0);
   await db.close();
 
   db = await openPglite(dir);
@@ -72,22 +85,19 @@ it('writes a group of new records with any characters, reads them back the same 
 }, 120_000);
 
 it('writes a record that lists a key twice in the one message, its key once, and reads it back whole', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-pglite-commit-'));
-  dirs.push(dir);
-  let db = await openPglite(dir);
-  let messages = 0;
-  let others = 0;
-  const counted: Database = { ...db, transaction: (work) => (others++, db.transaction(work)), query: (text, params) => (params?.length ? others++ : messages++, db.query(text, params)) };
+  const opened = await openCounted();
+  const { dir, counted, counts } = opened;
+  let db = opened.db;
   let state = mirroredState(counted, defaultLimits);
   await state.groups.count(a); // loaded
   await state.groups.put(a, 'grp_first', { id: 'grp_first', name: 'first', memberUserIds: [] } as Group);
-  messages = 0;
-  others = 0;
+  counts.messages = 0;
+  counts.others = 0;
   // The member index gives usr_1 twice: a key row is (company, index, key, ID), so it is one row.
   const group = { id: 'grp_twice', name: 'twice', memberUserIds: ['usr_1', 'usr_2', 'usr_1'] } as Group;
   await state.groups.put(a, group.id!, group);
   await state.close();
-  expect({ messages, others }).toEqual({ messages: 1, others: 0 });
+  expect(counts).toEqual({ messages: 1, others: 0 });
   const keys = await db.query<{ key: string }>(`select key from user_groups_keys where id = 'grp_twice' and name = 'member' order by key`);
   expect(keys.map((row) => row.key)).toEqual(['usr_1', 'usr_2']);
   await db.close();
