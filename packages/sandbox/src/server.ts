@@ -192,7 +192,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const { seed, adminToken } = options;
   const clock = options.clock ?? systemClock;
   const limits: Limits = { ...defaultLimits, ...options.limits };
-  const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, c]));
+  // Copies: the console's operations find their sandbox's request log, limiter and dispatcher through the
+  // company object (console/services.ts), so two sandboxes given the same companies must not share them.
+  const companies = new Map((options.companies ?? demoCompanies()).map((c) => [c.companyKey, { ...c }]));
   // `let`: reloadRoutes() swaps them for the routes of rewritten bundles (npm run dev).
   let routes = buildRoutes();
   let findRoute = routeFinder(routes);
