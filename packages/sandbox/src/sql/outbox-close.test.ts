@@ -4,44 +4,34 @@
 // timeout. The claim is held at a gate of the test's own, so the close comes between claim and POST. And an
 // attempt that close() cuts is never the last one nor followed by a back-off: the next instance sends the
 // event at once, whatever maxAttempts says.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { manualClock, systemClock } from '../clock.js';
 import type { Company } from '../companies.js';
 import type { Database } from './database.js';
-import { createOutboxDispatcher, outboxTables } from './outbox.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPostgres } from './postgres.js';
+import { createOutboxDispatcher } from './outbox.js';
+import { jsonReceiver, outboxDatabase } from './outbox.test-helper.js';
 
 let db: Database;
-let server: Server;
+let receiver: Awaited<ReturnType<typeof jsonReceiver>>;
 const received: number[] = [];
 /** Requests to leave unanswered (the next ones are answered at once). */
 let hang = 0;
 
 beforeAll(async () => {
-  db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
-  for (const statement of outboxTables) await db.query(statement);
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk));
-    req.on('end', () => {
-      received.push((JSON.parse(text) as { n: number }).n);
-      if (hang > 0) hang--;
-      else res.end();
-    });
+  db = await outboxDatabase();
+  receiver = await jsonReceiver((body: { n: number }, res) => {
+    received.push(body.n);
+    if (hang > 0) hang--;
+    else res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 }, 60_000);
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await receiver?.close();
   await db?.close();
 });
 
 it('hands an event claimed as the instance closes to the next instance at once, its attempt not counted', async () => {
-  const company: Company = { name: 'Close test', companyKey: 'ck_test_outbox_close_0000', callbackUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, callbackApiKey: 'cbk_test_close_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
+  const company: Company = { name: 'Close test', companyKey: 'ck_test_outbox_close_0000', callbackUrl: `${receiver.origin}/cb`, callbackApiKey: 'cbk_test_close_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
   // The first instance's claims wait at the gate until the test opens it.
   let claimed!: () => void;
   const claiming = new Promise<void>((resolve) => (claimed = resolve));
@@ -92,7 +82,7 @@ it('hands an event claimed as the instance closes to the next instance at once, 
 it('hands an attempt cut by close() to the next instance at once, even when it was the last one allowed', async () => {
   received.length = 0;
   hang = 1;
-  const company: Company = { name: 'Cut test', companyKey: 'ck_test_outbox_cut_0000', callbackUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, callbackApiKey: 'cbk_test_cut_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
+  const company: Company = { name: 'Cut test', companyKey: 'ck_test_outbox_cut_0000', callbackUrl: `${receiver.origin}/cb`, callbackApiKey: 'cbk_test_cut_key', screeningPaid: false, trustedDatabase: false, registries: [], sessionConfigs: [] };
   // One attempt allowed, and a back-off of ten minutes after a failure: neither may hold a cut attempt.
   const policy = { maxAttempts: 1, baseDelayMs: 600_000, maxDelayMs: 600_000, timeoutMs: 600_000 };
   const first = createOutboxDispatcher({ database: db, clock: systemClock, random: () => 0.5, nextId: () => 'evt_cut_1', policy, pollMs: 3_600_000 });

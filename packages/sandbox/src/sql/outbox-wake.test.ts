@@ -6,24 +6,21 @@
 // closed instance returns once another instance has emptied the queue. Also: a session's next event goes
 // out when the one before is delivered, a new instance sends what waits at once, and idle() looks for due
 // events itself. outbox.test.ts covers the rest.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { DeliveryPolicy } from '../callback-delivery.js';
 import { manualClock, systemClock, type Clock } from '../clock.js';
 import type { Company } from '../companies.js';
 import { defaultLimits } from '../limits.js';
 import type { Database } from './database.js';
-import { createOutboxDispatcher, outboxTables, type OutboxDispatcher } from './outbox.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPostgres } from './postgres.js';
+import { createOutboxDispatcher, type OutboxDispatcher } from './outbox.js';
+import { jsonReceiver, outboxDatabase } from './outbox.test-helper.js';
 
 const policy: DeliveryPolicy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 15_000 };
 /** Longer than any test: what is sent, is sent because something woke the outbox. */
 const noPoll = 3_600_000;
 
 let db: Database;
-let server: Server;
+let receiver: Awaited<ReturnType<typeof jsonReceiver>>;
 let url: string;
 /** What the receiver answers each request, in turn (then 200); what it got. */
 let answers: number[];
@@ -35,29 +32,21 @@ let companies = 0;
 let ids = 0;
 
 beforeAll(async () => {
-  db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
-  for (const statement of outboxTables) await db.query(statement);
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk));
-    req.on('end', () => {
-      const status = answers.shift() ?? 200;
-      const body = JSON.parse(text) as { n: number; callbackApiKey: unknown };
-      received.push({ n: body.n, status });
-      keys.push(body.callbackApiKey);
-      res.writeHead(status).end();
-    });
+  db = await outboxDatabase();
+  receiver = await jsonReceiver((body: { n: number; callbackApiKey: unknown }, res) => {
+    const status = answers.shift() ?? 200;
+    received.push({ n: body.n, status });
+    keys.push(body.callbackApiKey);
+    res.writeHead(status).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`;
+  url = `${receiver.origin}/callbacks`;
 }, 60_000);
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
   await db.query('delete from callback_outbox; delete from callback_attempts; delete from callback_pauses');
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await receiver?.close();
   await db?.close();
 });
 
