@@ -3,7 +3,7 @@
 // `maxKeptBytes` of each body as it passes, without changing how the server reads or writes it.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sandbox } from '@idv-toolkit/types';
-import type { Clock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Company } from '../companies.js';
 import { firstHeader } from '../body.js';
 import { describeBody, maxKeptBytes, multipartFields } from './redact.js';
@@ -38,14 +38,21 @@ export const ringSize = 1000;
  * The first `maxKeptBytes` of a body, copied into a buffer that is reused: the buffers travel between a
  * request in flight and the ring slot it ends in (swapped, not copied), so a request allocates nothing
  * here once the ring is full, and nothing the request log keeps is new garbage for the collector.
+ *
+ * A body that comes in one piece which cannot change is held as it came, not copied (`held`): a string
+ * (an answer the server wrote as text) or a buffer the HTTP parser made for that chunk alone (Node copies
+ * each body chunk out of its socket buffer). Its size is counted when the entry is read. A buffer someone
+ * else owns (an answer written as bytes, which its writer may reuse) is always copied.
  */
 class Kept {
   bytes: Buffer = Buffer.allocUnsafeSlow(1024);
   length = 0;
   size = 0;
+  held: string | Uint8Array | undefined = undefined;
   reset() {
     this.length = 0;
     this.size = 0;
+    this.held = undefined;
   }
   private room(wanted: number) {
     if (this.length + wanted <= this.bytes.length) return;
@@ -53,8 +60,28 @@ class Kept {
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
   }
+  /** For a body's first piece: holds it as it is when it cannot change and is within the bound; a later piece copies it. */
+  hold(chunk: unknown, encoding: unknown, owned: boolean) {
+    if (this.size !== 0 || this.held !== undefined) return this.add(chunk, encoding);
+    if (typeof chunk === 'string') {
+      // At most 3 bytes of UTF-8 per UTF-16 unit: a string held is never over the bound once encoded.
+      if ((typeof encoding !== 'string' || encoding === 'utf8') && chunk.length * 3 <= maxKeptBytes && chunk.length > 0) {
+        this.held = chunk;
+        return;
+      }
+    } else if (owned && chunk instanceof Uint8Array && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.byteLength <= maxKeptBytes && chunk.byteLength > 0) {
+      this.held = chunk;
+      return;
+    }
+    this.add(chunk, encoding);
+  }
   add(chunk: unknown, encoding?: unknown) {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    if (this.held !== undefined) {
+      const held = this.held;
+      this.held = undefined;
+      this.add(held);
+    }
     const free = maxKeptBytes - this.length;
     // Counts everything but copies only what is kept: a 16 MiB upload costs a 16 KiB copy.
     if (typeof chunk === 'string') {
@@ -79,9 +106,21 @@ class Kept {
     this.bytes.set(part === view.byteLength ? view : view.subarray(0, part), this.length);
     this.length += part;
   }
+  /** The bytes kept, as a view for reading now (not to hold on to). */
+  view(): Buffer {
+    const held = this.held;
+    if (held === undefined) return this.bytes.subarray(0, this.length);
+    return typeof held === 'string' ? Buffer.from(held, 'utf8') : Buffer.from(held.buffer, held.byteOffset, held.byteLength);
+  }
+  /** The body's whole size in bytes. */
+  total(): number {
+    const held = this.held;
+    if (held === undefined) return this.size;
+    return typeof held === 'string' ? Buffer.byteLength(held, 'utf8') : held.byteLength;
+  }
   /** A copy of what is kept, for whoever holds on to it. */
   copy(): Buffer {
-    return Buffer.from(this.bytes.subarray(0, this.length));
+    return typeof this.held === 'string' ? Buffer.from(this.held, 'utf8') : Buffer.from(this.view());
   }
 }
 
@@ -200,7 +239,8 @@ class TappedRequest extends IncomingMessage {
   declare [flightOf]: Flight | undefined;
   // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    this[flightOf]?.incoming.add(chunk, encoding);
+    // Node's parser gives each chunk a buffer of its own, which nothing writes to again: held, not copied.
+    this[flightOf]?.incoming.hold(chunk, encoding, true);
     return super.push(chunk, encoding);
   }
 }
@@ -237,11 +277,11 @@ tapped.writeHead = function writeHead(this: TappedResponse) {
   return (plain.writeHead as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['writeHead'];
 tapped.write = function write(this: TappedResponse, chunk: unknown, encoding?: unknown) {
-  this[flightOf]?.outgoing.add(chunk, encoding);
+  this[flightOf]?.outgoing.hold(chunk, encoding, false);
   return (plain.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['write'];
 tapped.end = function end(this: TappedResponse, chunk?: unknown, encoding?: unknown) {
-  this[flightOf]?.outgoing.add(chunk, encoding);
+  this[flightOf]?.outgoing.hold(chunk, encoding, false);
   return (plain.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['end'];
 
@@ -267,6 +307,22 @@ export function createRequestRing({
   let next = 0;
   const pool: Flight[] = [];
 
+  /**
+   * The wall-clock time of a request, from the same reading that times it: the system clock is read again
+   * once a second at most, so a time shown is within a millisecond of what the system clock said (the two
+   * clocks drift apart by microseconds in a second). Any other clock (a test's) is asked every time.
+   */
+  let anchorWall = 0;
+  let anchorAt = -Infinity;
+  const wallTime = (now: number): number => {
+    if (clock !== systemClock) return clock.now();
+    if (now - anchorAt > 1000 || now < anchorAt) {
+      anchorAt = now;
+      anchorWall = clock.now();
+    }
+    return Math.floor(anchorWall + (now - anchorAt));
+  };
+
   const keysByName = new Map<string, string[]>();
   for (const company of companies.values()) keysByName.set(company.name, [...(keysByName.get(company.name) ?? []), company.companyKey]);
   /** The key of the company server.ts named; the body tells apart companies that share a name. */
@@ -279,7 +335,7 @@ export function createRequestRing({
   }
   const keyOf = (slot: Slot): string | undefined => {
     if (!slot.companyKnown) {
-      slot.companyKey = companyOf(slot.companyName, slot.incoming.bytes.subarray(0, slot.incoming.length), slot.requestType);
+      slot.companyKey = companyOf(slot.companyName, slot.incoming.view(), slot.requestType);
       slot.companyKnown = true;
     }
     return slot.companyKey;
@@ -297,10 +353,10 @@ export function createRequestRing({
     query: slot.url.split('?')[1] ?? '',
     requestType: slot.requestType,
     requestBytes: slot.incoming.copy(),
-    requestSize: slot.incoming.size,
+    requestSize: slot.incoming.total(),
     responseType: slot.responseType,
     responseBytes: slot.outgoing.copy(),
-    responseSize: slot.outgoing.size,
+    responseSize: slot.outgoing.total(),
   });
   function itemOf(slot: Slot): RingEntry {
     if (slot.item) return slot.item;
@@ -330,7 +386,8 @@ export function createRequestRing({
       slot = { seq, time: 0, method: '', path: '', operation: null, status: 0, durationMs: 0, sourceIp: '', url: '', companyName: undefined, requestType: undefined, responseType: undefined, incoming: new Kept(), outgoing: new Kept(), item: undefined, companyKey: undefined, companyKnown: false };
       slots[at] = slot;
     }
-    const responseType = res.getHeader('content-type');
+    // A type given to writeHead is the one sent (Node sets it over one set before): no header lookup then.
+    const responseType = flight.writtenType ?? res.getHeader('content-type');
     const ended = performance.now();
     lastFinish.res = res;
     lastFinish.at = ended;
@@ -349,7 +406,7 @@ export function createRequestRing({
     slot.url = url === slot.path ? slot.path : url;
     slot.companyName = flight.trace.company;
     slot.requestType = intern(firstHeader(req, 'content-type'));
-    slot.responseType = typeof responseType === 'string' ? responseType : flight.writtenType;
+    slot.responseType = typeof responseType === 'string' ? responseType : undefined;
     slot.item = undefined;
     slot.companyKey = undefined;
     slot.companyKnown = false;
@@ -386,8 +443,9 @@ export function createRequestRing({
   function watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined) {
     if (!(req instanceof TappedRequest) || !(res instanceof TappedResponse)) throw new TypeError('The request ring watches the requests of a server made with createServer(tappable, ...)');
     const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
-    flight.started = performance.now();
-    flight.time = clock.now();
+    const started = performance.now();
+    flight.started = started;
+    flight.time = wallTime(started);
     flight.trace = trace;
     flight.path = path;
     flight.writtenType = undefined;
