@@ -60,8 +60,12 @@ class Kept {
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
   }
-  /** For a body's first piece: holds it as it is when it cannot change and is within the bound; a later piece copies it. */
-  hold(chunk: unknown, encoding: unknown, owned: boolean) {
+  /**
+   * For a body's first piece: holds it as it is when it cannot change and is within the bound; a later piece
+   * copies it. `from`: a buffer the HTTP parser made for this chunk alone, bytes nobody writes to again
+   * (`endWithFixedBytes`; what they keep alive, their whole ArrayBuffer, within the bound), or anyone's.
+   */
+  hold(chunk: unknown, encoding: unknown, from: 'parser' | 'fixed' | 'anyone') {
     if (this.size !== 0 || this.held !== undefined) return this.add(chunk, encoding);
     if (typeof chunk === 'string') {
       // At most 3 bytes of UTF-8 per UTF-16 unit: a string held is never over the bound once encoded.
@@ -69,7 +73,7 @@ class Kept {
         this.held = chunk;
         return;
       }
-    } else if (owned && chunk instanceof Uint8Array && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.byteLength <= maxKeptBytes && chunk.byteLength > 0) {
+    } else if (from !== 'anyone' && chunk instanceof Uint8Array && chunk.byteLength > 0 && chunk.buffer.byteLength <= maxKeptBytes && (from === 'fixed' || (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength))) {
       this.held = chunk;
       return;
     }
@@ -188,7 +192,7 @@ export function describe(id: string, raw: Raw, secrets: readonly string[]): Logg
 }
 
 /** A request in flight: pooled, like its buffers. */
-type Flight = { started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; incoming: Kept; outgoing: Kept };
+type Flight = { started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; fixed: Uint8Array | undefined; incoming: Kept; outgoing: Kept };
 
 /**
  * One place of the ring: plain fields and references the request had anyway (its strings), refilled in
@@ -240,7 +244,7 @@ class TappedRequest extends IncomingMessage {
   // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     // Node's parser gives each chunk a buffer of its own, which nothing writes to again: held, not copied.
-    this[flightOf]?.incoming.hold(chunk, encoding, true);
+    this[flightOf]?.incoming.hold(chunk, encoding, 'parser');
     return super.push(chunk, encoding);
   }
 }
@@ -277,13 +281,24 @@ tapped.writeHead = function writeHead(this: TappedResponse) {
   return (plain.writeHead as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['writeHead'];
 tapped.write = function write(this: TappedResponse, chunk: unknown, encoding?: unknown) {
-  this[flightOf]?.outgoing.hold(chunk, encoding, false);
+  this[flightOf]?.outgoing.hold(chunk, encoding, 'anyone');
   return (plain.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['write'];
 tapped.end = function end(this: TappedResponse, chunk?: unknown, encoding?: unknown) {
-  this[flightOf]?.outgoing.hold(chunk, encoding, false);
+  const flight = this[flightOf];
+  if (flight) flight.outgoing.hold(chunk, encoding, chunk !== undefined && chunk === flight.fixed ? 'fixed' : 'anyone');
   return (plain.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['end'];
+
+/**
+ * Ends `res` with bytes that nobody writes to again (server.ts: a reply's JSON bytes, json-text.ts, such as
+ * a list page a handler keeps and writes again as it is): the ring holds them rather than copying them.
+ */
+export function endWithFixedBytes(res: ServerResponse, bytes: Uint8Array): void {
+  const flight = (res as TappedResponse)[flightOf];
+  if (flight) flight.fixed = bytes;
+  res.end(bytes);
+}
 
 /** `http.createServer`'s options for a server whose requests a ring may watch. */
 export const tappable: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } = { IncomingMessage: TappedRequest, ServerResponse: TappedResponse as unknown as typeof ServerResponse };
@@ -418,6 +433,7 @@ export function createRequestRing({
     flight.outgoing = outgoing;
     flight.trace = noTrace;
     flight.path = undefined;
+    flight.fixed = undefined;
     pool.push(flight);
     if (onRecord) onRecord(rawOf(slot), keyOf(slot));
     if (listeners.size > 0) {
@@ -442,7 +458,7 @@ export function createRequestRing({
 
   function watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined) {
     if (!(req instanceof TappedRequest) || !(res instanceof TappedResponse)) throw new TypeError('The request ring watches the requests of a server made with createServer(tappable, ...)');
-    const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
+    const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, fixed: undefined, incoming: new Kept(), outgoing: new Kept() };
     const started = performance.now();
     flight.started = started;
     flight.time = wallTime(started);
