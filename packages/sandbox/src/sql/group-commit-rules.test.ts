@@ -1,0 +1,131 @@
+// The group commit's rules when the database fails or a group fills (group-commit.ts), on a database that
+// records its statements and fails where a test says: no PostgreSQL needed for what the group does with
+// an error. What it does with PostgreSQL's own answers is in group-commit.test.ts and group-batch.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { Database } from './database.js';
+import { groupCommit } from './group-commit.js';
+
+type Script = { failQuery?: (text: string) => boolean; failCommit?: boolean; flushLater?: boolean };
+
+/** A database whose transactions record their statements; `flushes` are the flush promises it handed out, in order. */
+function fakeDatabase(script: Script = {}) {
+  const statements: string[] = [];
+  const flushes: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  const query = async (text: string) => {
+    statements.push(text);
+    if (script.failQuery?.(text)) throw new Error(`refused: ${text}`);
+    return [];
+  };
+  const tx: Database = { kind: 'postgres', query: query as Database['query'], transaction: (work) => work(tx), close: async () => {} };
+  const db: Database = {
+    kind: 'postgres',
+    query: query as Database['query'],
+    transaction: async (work) => {
+      statements.push('begin');
+      const value = await work(tx);
+      if (script.failCommit) {
+        statements.push('rollback');
+        throw new Error('commit failed');
+      }
+      statements.push('commit');
+      return value;
+    },
+    close: async () => {},
+  };
+  if (script.flushLater) {
+    db.transactionWithSavepoints = async (work, options) => {
+      const value = await db.transaction(work);
+      options?.flushLater?.(new Promise<void>((resolve, reject) => flushes.push({ resolve, reject })));
+      return value;
+    };
+  }
+  return { db, statements, flushes };
+}
+
+const settle = async (promises: Promise<unknown>[]) => (await Promise.allSettled(promises)).map((r) => (r.status === 'fulfilled' ? r.value : `error: ${(r.reason as Error).message}`));
+const lock = async (tx: Database, company: string) => void (await tx.query(`lock ${company}`));
+const write = (text: string, value: unknown) => async (tx: Database) => (await tx.query(text), value);
+
+describe('group commit: groups', () => {
+  it('takes at most maxGroup transactions of a company in one database transaction, in the order asked', async () => {
+    const { db, statements } = fakeDatabase();
+    const sizes: number[] = [];
+    const run = groupCommit(db, lock, { maxGroup: 2, onCommit: (size) => sizes.push(size) });
+    const answers = await settle([1, 2, 3, 4, 5].map((n) => run('c', write(`w${n}`, n))));
+    expect(answers).toEqual([1, 2, 3, 4, 5]);
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(statements.filter((s) => /^(begin|commit|w\d)$/.test(s))).toEqual(['begin', 'w1', 'w2', 'commit', 'begin', 'w3', 'w4', 'commit', 'begin', 'w5', 'commit']);
+    // The company's lock once a group.
+    expect(statements.filter((s) => s === 'lock c')).toHaveLength(3);
+  });
+
+  it('runs each company in groups of its own', async () => {
+    const { db, statements } = fakeDatabase();
+    const run = groupCommit(db, lock);
+    expect(await settle([run('a', write('a1', 'a1')), run('b', write('b1', 'b1')), run('a', write('a2', 'a2'))])).toEqual(['a1', 'b1', 'a2']);
+    // Asked at once: a's two in one group, b's beside it.
+    expect(statements.filter((s) => s.startsWith('lock'))).toEqual(['lock a', 'lock b']);
+    // A company whose groups are done starts afresh.
+    expect(await run('a', write('a3', 'a3'))).toBe('a3');
+  });
+
+  it('answers a transaction that refuses with its own error, and keeps the others of its group', async () => {
+    const { db } = fakeDatabase();
+    const sizes: number[] = [];
+    const run = groupCommit(db, lock, { onCommit: (size) => sizes.push(size) });
+    const refusing = async (tx: Database) => {
+      await tx.query('w2');
+      throw new Error('refused by the handler');
+    };
+    expect(await settle([run('c', write('w1', 1)), run('c', refusing), run('c', write('w3', 3))])).toEqual([1, 'error: refused by the handler', 3]);
+    expect(sizes).toEqual([3]);
+  });
+});
+
+describe('group commit: failures of the database', () => {
+  it('answers every transaction of a group with the commit’s error when the commit fails, a refused one with its own', async () => {
+    const { db } = fakeDatabase({ failCommit: true });
+    const sizes: number[] = [];
+    const run = groupCommit(db, lock, { onCommit: (size) => sizes.push(size) });
+    const refusing = async () => {
+      throw new Error('own refusal');
+    };
+    expect(await settle([run('c', write('w1', 1)), run('c', write('w2', 2)), run('c', refusing)])).toEqual(['error: commit failed', 'error: commit failed', 'error: own refusal']);
+    expect(sizes).toEqual([]);
+  });
+
+  it('fails the group and those waiting behind it when the company’s lock cannot be taken, and runs the next ones asked', async () => {
+    let down = true;
+    const { db } = fakeDatabase({ failQuery: (text) => down && text.startsWith('lock') });
+    const run = groupCommit(db, lock);
+    const answers = await settle([run('c', write('w1', 1)), run('c', write('w2', 2))]);
+    expect(answers).toEqual(['error: refused: lock c', 'error: refused: lock c']);
+    down = false;
+    expect(await run('c', write('w3', 3))).toBe(3);
+  });
+
+  it('answers a group only once its flush to disk is done, after the groups before it, and fails it if the flush fails', async () => {
+    const { db, flushes } = fakeDatabase({ flushLater: true });
+    const run = groupCommit(db, lock, { maxGroup: 1 });
+    const answered: string[] = [];
+    const ask = (name: string) =>
+      run('c', write(name, name)).then(
+        (value) => void answered.push(`${value as string} done`),
+        (error: Error) => void answered.push(`${name} ${error.message}`)
+      );
+    const all = Promise.all([ask('g1'), ask('g2'), ask('g3')]);
+    // The next groups ran while the first flush waits.
+    while (flushes.length < 3) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(answered).toEqual([]);
+    flushes[1]!.resolve();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(answered).toEqual([]);
+    flushes[2]!.reject(new Error('flush failed'));
+    flushes[0]!.resolve();
+    await all;
+    // The failed flush is answered at once, not after the groups before it (see /tmp/mutstore-group-commit.patch).
+    expect(answered.filter((a) => a.endsWith('done'))).toEqual(['g1 done', 'g2 done']);
+    expect(answered).toContain('g3 flush failed');
+    expect(answered).toHaveLength(3);
+  });
+});
