@@ -12,7 +12,7 @@ import { demoCompanies, type Company } from './companies.js';
 import type { Context, Handler, Handlers, Reply } from './context.js';
 import { ApiError, StoreFull } from './errors.js';
 import { attachConsole } from './console/index.js';
-import { endWithFixedBytes, finishedAt, tappable, watchedSince } from './console/request-ring.js';
+import { finishedAt, tappable, watchedSince } from './console/request-ring.js';
 import { createFormTokens } from './form-token.js';
 import { allHandlers, readOnlyOperations } from './handlers/index.js';
 import { completeSession as packagedCompleteSession } from './handlers/control.js';
@@ -84,9 +84,7 @@ function json(res: ServerResponse, status: number, body: unknown, close = false,
   if (close) head.connection = 'close';
   if (headers) Object.assign(head, headers);
   res.writeHead(status, head);
-  // A reply's bytes are never changed once given (a handler may write the same again): the request log holds them as they are.
-  if (typeof text === 'string') res.end(text);
-  else endWithFixedBytes(res, text);
+  res.end(text);
 }
 
 function text(res: ServerResponse, status: number, body: string, close = false) {

@@ -3,7 +3,7 @@
 // `maxKeptBytes` of each body as it passes, without changing how the server reads or writes it.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sandbox } from '@idv-toolkit/types';
-import { systemClock, type Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { Company } from '../companies.js';
 import { firstHeader } from '../body.js';
 import { describeBody, maxKeptBytes, multipartFields } from './redact.js';
@@ -38,21 +38,14 @@ export const ringSize = 1000;
  * The first `maxKeptBytes` of a body, copied into a buffer that is reused: the buffers travel between a
  * request in flight and the ring slot it ends in (swapped, not copied), so a request allocates nothing
  * here once the ring is full, and nothing the request log keeps is new garbage for the collector.
- *
- * A body that comes in one piece which cannot change is held as it came, not copied (`held`): a string
- * (an answer the server wrote as text) or a buffer the HTTP parser made for that chunk alone (Node copies
- * each body chunk out of its socket buffer). Its size is counted when the entry is read. A buffer someone
- * else owns (an answer written as bytes, which its writer may reuse) is always copied.
  */
 class Kept {
   bytes: Buffer = Buffer.allocUnsafeSlow(1024);
   length = 0;
   size = 0;
-  held: string | Uint8Array | undefined = undefined;
   reset() {
     this.length = 0;
     this.size = 0;
-    this.held = undefined;
   }
   private room(wanted: number) {
     if (this.length + wanted <= this.bytes.length) return;
@@ -60,32 +53,8 @@ class Kept {
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
   }
-  /**
-   * For a body's first piece: holds it as it is when it cannot change and is within the bound; a later piece
-   * copies it. `from`: a buffer the HTTP parser made for this chunk alone, bytes nobody writes to again
-   * (`endWithFixedBytes`; what they keep alive, their whole ArrayBuffer, within the bound), or anyone's.
-   */
-  hold(chunk: unknown, encoding: unknown, from: 'parser' | 'fixed' | 'anyone') {
-    if (this.size !== 0 || this.held !== undefined) return this.add(chunk, encoding);
-    if (typeof chunk === 'string') {
-      // At most 3 bytes of UTF-8 per UTF-16 unit: a string held is never over the bound once encoded.
-      if ((typeof encoding !== 'string' || encoding === 'utf8') && chunk.length * 3 <= maxKeptBytes && chunk.length > 0) {
-        this.held = chunk;
-        return;
-      }
-    } else if (from !== 'anyone' && chunk instanceof Uint8Array && chunk.byteLength > 0 && chunk.buffer.byteLength <= maxKeptBytes && (from === 'fixed' || (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength))) {
-      this.held = chunk;
-      return;
-    }
-    this.add(chunk, encoding);
-  }
   add(chunk: unknown, encoding?: unknown) {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    if (this.held !== undefined) {
-      const held = this.held;
-      this.held = undefined;
-      this.add(held);
-    }
     const free = maxKeptBytes - this.length;
     // Counts everything but copies only what is kept: a 16 MiB upload costs a 16 KiB copy.
     if (typeof chunk === 'string') {
@@ -110,21 +79,9 @@ class Kept {
     this.bytes.set(part === view.byteLength ? view : view.subarray(0, part), this.length);
     this.length += part;
   }
-  /** The bytes kept, as a view for reading now (not to hold on to). */
-  view(): Buffer {
-    const held = this.held;
-    if (held === undefined) return this.bytes.subarray(0, this.length);
-    return typeof held === 'string' ? Buffer.from(held, 'utf8') : Buffer.from(held.buffer, held.byteOffset, held.byteLength);
-  }
-  /** The body's whole size in bytes. */
-  total(): number {
-    const held = this.held;
-    if (held === undefined) return this.size;
-    return typeof held === 'string' ? Buffer.byteLength(held, 'utf8') : held.byteLength;
-  }
   /** A copy of what is kept, for whoever holds on to it. */
   copy(): Buffer {
-    return typeof this.held === 'string' ? Buffer.from(this.held, 'utf8') : Buffer.from(this.view());
+    return Buffer.from(this.bytes.subarray(0, this.length));
   }
 }
 
@@ -192,7 +149,7 @@ export function describe(id: string, raw: Raw, secrets: readonly string[]): Logg
 }
 
 /** A request in flight: pooled, like its buffers. */
-type Flight = { started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; fixed: Uint8Array | undefined; incoming: Kept; outgoing: Kept };
+type Flight = { started: number; time: number; trace: Trace; path: string | undefined; writtenType: string | undefined; incoming: Kept; outgoing: Kept };
 
 /**
  * One place of the ring: plain fields and references the request had anyway (its strings), refilled in
@@ -243,8 +200,7 @@ class TappedRequest extends IncomingMessage {
   declare [flightOf]: Flight | undefined;
   // The HTTP parser hands the body to `push`: a copy taken there leaves the stream's flow as it was.
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    // Node's parser gives each chunk a buffer of its own, which nothing writes to again: held, not copied.
-    this[flightOf]?.incoming.hold(chunk, encoding, 'parser');
+    this[flightOf]?.incoming.add(chunk, encoding);
     return super.push(chunk, encoding);
   }
 }
@@ -281,24 +237,13 @@ tapped.writeHead = function writeHead(this: TappedResponse) {
   return (plain.writeHead as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['writeHead'];
 tapped.write = function write(this: TappedResponse, chunk: unknown, encoding?: unknown) {
-  this[flightOf]?.outgoing.hold(chunk, encoding, 'anyone');
+  this[flightOf]?.outgoing.add(chunk, encoding);
   return (plain.write as (...args: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['write'];
 tapped.end = function end(this: TappedResponse, chunk?: unknown, encoding?: unknown) {
-  const flight = this[flightOf];
-  if (flight) flight.outgoing.hold(chunk, encoding, chunk !== undefined && chunk === flight.fixed ? 'fixed' : 'anyone');
+  this[flightOf]?.outgoing.add(chunk, encoding);
   return (plain.end as (...args: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
 } as ServerResponse['end'];
-
-/**
- * Ends `res` with bytes that nobody writes to again (server.ts: a reply's JSON bytes, json-text.ts, such as
- * a list page a handler keeps and writes again as it is): the ring holds them rather than copying them.
- */
-export function endWithFixedBytes(res: ServerResponse, bytes: Uint8Array): void {
-  const flight = (res as TappedResponse)[flightOf];
-  if (flight) flight.fixed = bytes;
-  res.end(bytes);
-}
 
 /** `http.createServer`'s options for a server whose requests a ring may watch. */
 export const tappable: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } = { IncomingMessage: TappedRequest, ServerResponse: TappedResponse as unknown as typeof ServerResponse };
@@ -322,22 +267,6 @@ export function createRequestRing({
   let next = 0;
   const pool: Flight[] = [];
 
-  /**
-   * The wall-clock time of a request, from the same reading that times it: the system clock is read again
-   * once a second at most, so a time shown is within a millisecond of what the system clock said (the two
-   * clocks drift apart by microseconds in a second). Any other clock (a test's) is asked every time.
-   */
-  let anchorWall = 0;
-  let anchorAt = -Infinity;
-  const wallTime = (now: number): number => {
-    if (clock !== systemClock) return clock.now();
-    if (now - anchorAt > 1000 || now < anchorAt) {
-      anchorAt = now;
-      anchorWall = clock.now();
-    }
-    return Math.floor(anchorWall + (now - anchorAt));
-  };
-
   const keysByName = new Map<string, string[]>();
   for (const company of companies.values()) keysByName.set(company.name, [...(keysByName.get(company.name) ?? []), company.companyKey]);
   /** The key of the company server.ts named; the body tells apart companies that share a name. */
@@ -350,7 +279,7 @@ export function createRequestRing({
   }
   const keyOf = (slot: Slot): string | undefined => {
     if (!slot.companyKnown) {
-      slot.companyKey = companyOf(slot.companyName, slot.incoming.view(), slot.requestType);
+      slot.companyKey = companyOf(slot.companyName, slot.incoming.bytes.subarray(0, slot.incoming.length), slot.requestType);
       slot.companyKnown = true;
     }
     return slot.companyKey;
@@ -368,10 +297,10 @@ export function createRequestRing({
     query: slot.url.split('?')[1] ?? '',
     requestType: slot.requestType,
     requestBytes: slot.incoming.copy(),
-    requestSize: slot.incoming.total(),
+    requestSize: slot.incoming.size,
     responseType: slot.responseType,
     responseBytes: slot.outgoing.copy(),
-    responseSize: slot.outgoing.total(),
+    responseSize: slot.outgoing.size,
   });
   function itemOf(slot: Slot): RingEntry {
     if (slot.item) return slot.item;
@@ -401,8 +330,7 @@ export function createRequestRing({
       slot = { seq, time: 0, method: '', path: '', operation: null, status: 0, durationMs: 0, sourceIp: '', url: '', companyName: undefined, requestType: undefined, responseType: undefined, incoming: new Kept(), outgoing: new Kept(), item: undefined, companyKey: undefined, companyKnown: false };
       slots[at] = slot;
     }
-    // A type given to writeHead is the one sent (Node sets it over one set before): no header lookup then.
-    const responseType = flight.writtenType ?? res.getHeader('content-type');
+    const responseType = res.getHeader('content-type');
     const ended = performance.now();
     lastFinish.res = res;
     lastFinish.at = ended;
@@ -421,7 +349,7 @@ export function createRequestRing({
     slot.url = url === slot.path ? slot.path : url;
     slot.companyName = flight.trace.company;
     slot.requestType = intern(firstHeader(req, 'content-type'));
-    slot.responseType = typeof responseType === 'string' ? responseType : undefined;
+    slot.responseType = typeof responseType === 'string' ? responseType : flight.writtenType;
     slot.item = undefined;
     slot.companyKey = undefined;
     slot.companyKnown = false;
@@ -433,7 +361,6 @@ export function createRequestRing({
     flight.outgoing = outgoing;
     flight.trace = noTrace;
     flight.path = undefined;
-    flight.fixed = undefined;
     pool.push(flight);
     if (onRecord) onRecord(rawOf(slot), keyOf(slot));
     if (listeners.size > 0) {
@@ -458,10 +385,9 @@ export function createRequestRing({
 
   function watch(req: IncomingMessage, res: ServerResponse, trace: Trace, path: string | undefined) {
     if (!(req instanceof TappedRequest) || !(res instanceof TappedResponse)) throw new TypeError('The request ring watches the requests of a server made with createServer(tappable, ...)');
-    const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, fixed: undefined, incoming: new Kept(), outgoing: new Kept() };
-    const started = performance.now();
-    flight.started = started;
-    flight.time = wallTime(started);
+    const flight = pool.pop() ?? { started: 0, time: 0, trace, path, writtenType: undefined, incoming: new Kept(), outgoing: new Kept() };
+    flight.started = performance.now();
+    flight.time = clock.now();
     flight.trace = trace;
     flight.path = path;
     flight.writtenType = undefined;
