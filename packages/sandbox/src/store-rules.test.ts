@@ -161,6 +161,13 @@ describe('memory store: indexes beyond the first two, and unique ones with sever
     // The old keys are free again.
     await store.put('c', 'r4', rec('r4', { names: ['n1', 'n2'] }));
     expect(ids(await store.find('c', 'name', 'n2'))).toEqual(['r4']);
+    // r1's keys after its replacement (one) and r4's (two) go with them.
+    expect(await store.delete('c', 'r1')).toBe(true);
+    expect(await store.delete('c', 'r4')).toBe(true);
+    await store.put('c', 'r5', rec('r5', { names: ['n3', 'n1'] }));
+    expect(ids(await store.find('c', 'name', 'n1'))).toEqual(['r5']);
+    expect(ids(await store.find('c', 'name', 'n3'))).toEqual(['r5']);
+    expect(await store.find('c', 'name', 'n2')).toEqual([]);
   });
 
   it('refuses a record for any one of its unique keys, and names the index that refused it', async () => {
