@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from './database.js';
 import { groupCommit } from './group-commit.js';
 
-type Script = { failQuery?: (text: string) => boolean; failCommit?: boolean; flushLater?: boolean };
+type Script = { failQuery?: (text: string) => boolean; failBegin?: () => boolean; failCommit?: boolean; flushLater?: boolean };
 
 /** A database whose transactions record their statements; `flushes` are the flush promises it handed out, in order. */
 function fakeDatabase(script: Script = {}) {
@@ -21,6 +21,7 @@ function fakeDatabase(script: Script = {}) {
     kind: 'postgres',
     query: query as Database['query'],
     transaction: async (work) => {
+      if (script.failBegin?.()) throw new Error('database unreachable');
       statements.push('begin');
       const value = await work(tx);
       if (script.failCommit) {
@@ -102,6 +103,20 @@ describe('group commit: failures of the database', () => {
     expect(answers).toEqual(['error: refused: lock c', 'error: refused: lock c']);
     down = false;
     expect(await run('c', write('w3', 3))).toBe(3);
+  });
+
+  it('fails every transaction waiting when the database cannot begin one, rather than trying again without end, and runs the next ones asked', async () => {
+    let down = true;
+    const { db, statements } = fakeDatabase({ failBegin: () => down });
+    const run = groupCommit(db, lock);
+    expect(await settle([run('c', write('w1', 1)), run('c', write('w2', 2)), run('c', write('w3', 3))])).toEqual([
+      'error: database unreachable',
+      'error: database unreachable',
+      'error: database unreachable',
+    ]);
+    expect(statements).toEqual([]);
+    down = false;
+    expect(await run('c', write('w4', 4))).toBe(4);
   });
 
   it('answers a group only once its flush to disk is done, after the groups before it, and fails it if the flush fails', async () => {
