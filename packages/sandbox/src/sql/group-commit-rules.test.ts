@@ -119,6 +119,13 @@ describe('group commit: failures of the database', () => {
     expect(await run('c', write('w4', 4))).toBe(4);
   });
 
+  it('runs the transactions waiting behind a group whose lock failed in the next group', async () => {
+    let locks = 0;
+    const { db } = fakeDatabase({ failQuery: (text) => text.startsWith('lock') && ++locks === 1 });
+    const run = groupCommit(db, lock, { maxGroup: 1 });
+    expect(await settle([run('c', write('w1', 1)), run('c', write('w2', 2))])).toEqual(['error: refused: lock c', 2]);
+  });
+
   it('answers a group only once its flush to disk is done, after the groups before it, and fails it if the flush fails', async () => {
     const { db, flushes } = fakeDatabase({ flushLater: true });
     const run = groupCommit(db, lock, { maxGroup: 1 });
