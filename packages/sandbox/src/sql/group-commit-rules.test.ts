@@ -150,4 +150,27 @@ describe('group commit: failures of the database', () => {
     expect(answered).toContain('g3 flush failed');
     expect(answered).toHaveLength(3);
   });
+
+  it('answers a group asked after the first one was answered still after the groups before it', async () => {
+    const { db, flushes } = fakeDatabase({ flushLater: true });
+    const run = groupCommit(db, lock, { maxGroup: 1 });
+    const answered: string[] = [];
+    const ask = (name: string) => run('c', write(name, name)).then((value) => void answered.push(value as string));
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const first = [ask('g1'), ask('g2'), ask('g3')];
+    while (flushes.length < 3) await turns(1);
+    flushes[0]!.resolve();
+    await first[0];
+    const fourth = ask('g4');
+    while (flushes.length < 4) await turns(1);
+    flushes[3]!.resolve();
+    await turns(5);
+    expect(answered).toEqual(['g1']);
+    flushes[1]!.resolve();
+    flushes[2]!.resolve();
+    await Promise.all([...first, fourth]);
+    expect(answered).toEqual(['g1', 'g2', 'g3', 'g4']);
+  });
 });
