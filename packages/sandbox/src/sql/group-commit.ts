@@ -312,7 +312,11 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
       // later flush covers them, but their answers, and the callbacks they enqueue, stay in order). If the
       // flush fails, what the group wrote may or may not be on disk: none of it is acknowledged.
       const before = answered.get(company) ?? Promise.resolve();
-      const done: Promise<void> = Promise.all([before, flushed]).then(answer, (error) => {
+      // Failed or not, the flush is answered after the groups before it: Promise.all would reject (and
+      // answer this group, then let the next one go) as soon as the flush fails, ahead of them.
+      const flush = flushed;
+      flush.catch(() => {});
+      const done: Promise<void> = before.then(() => flush).then(answer, (error) => {
         for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
       });
       answered.set(company, done);
