@@ -96,7 +96,10 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
           if (begun) await conn.unsafe('rollback').catch(() => {});
           throw error;
         }
-        const ending = conn.unsafe('commit');
+        // postgres.js sends a query only once it is awaited or executed: the COMMIT is sent now, so that
+        // the barrier below follows it on the connection (sent first, the barrier ran inside the group's
+        // transaction, where synchronous_commit is off, and waited for no flush at all).
+        const ending = conn.unsafe('commit').execute();
         if (flushLater) {
           // Right behind the COMMIT on the connection, in the same round trip: a transaction that writes a
           // record to the write-ahead log (a logical message, read by no one: no table, no row lock) and
