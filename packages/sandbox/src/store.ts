@@ -150,6 +150,217 @@ export function hashOf(key: string): number {
   // A small integer for V8 (31 bits, signed): no heap number for the map to keep.
   return hash >> 1;
 }
+/** What an index keeps per company: the IDs under each key. */
+type IdsByKey = { get(key: Key): Ids | undefined; set(key: Key, ids: Ids): unknown; delete(key: Key): unknown };
+
+/** Slots of a hash table made with no record yet (a power of two). */
+const firstSlots = 16;
+
+/**
+ * A unique index's hashes (`hashOf`) and the IDs under each, in a table of open addressing: a hash and the
+ * number of its IDs' place side by side in one array of integers, probed in a line. Asking for a hash
+ * that no record holds (every add-blacklist-record's identity) reads one or two neighbouring pairs, in one
+ * line of the CPU's cache; a Map read its bucket, then each entry of the bucket's chain, each a miss of
+ * the CPU's caches in a map as large as the store (issue 14's bench: a tenth of add's CPU was its two
+ * probes into such maps). The IDs themselves sit in an array beside it, read only for a hash that is held.
+ * At most half the slots are taken (deleted ones included), so a probe ends soon at an empty one.
+ */
+class HashedIds implements IdsByKey {
+  /** Per slot, two integers: the hash, and its IDs' place in `values` plus one (0: empty, -1: deleted). */
+  private slots = new Int32Array(2 * firstSlots);
+  private mask = firstSlots - 1;
+  /** Slots taken, deleted ones included. */
+  private taken = 0;
+  private live = 0;
+  private readonly values: (Ids | undefined)[] = [];
+  /** Places of `values` freed by deletes, reused by the next sets. */
+  private readonly free: number[] = [];
+
+  /** The slot holding `hash`, or -1. */
+  private slotOf(hash: number): number {
+    const { slots, mask } = this;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const place = slots[2 * at + 1]!;
+      if (place === 0) return -1;
+      if (place > 0 && slots[2 * at] === hash) return at;
+    }
+  }
+  get(key: Key): Ids | undefined {
+    const at = this.slotOf(key as number);
+    return at < 0 ? undefined : this.values[this.slots[2 * at + 1]! - 1];
+  }
+  set(key: Key, ids: Ids): void {
+    const hash = key as number;
+    const held = this.slotOf(hash);
+    if (held >= 0) {
+      this.values[this.slots[2 * held + 1]! - 1] = ids;
+      return;
+    }
+    if (2 * (this.taken + 1) > this.slots.length / 2) this.rebuild();
+    const place = this.free.length ? this.free.pop()! : this.values.length;
+    this.values[place] = ids;
+    const { slots, mask } = this;
+    // A deleted slot on the way is taken again; the probe above showed that the hash is in none further on.
+    let at = hash & mask;
+    while (slots[2 * at + 1]! > 0) at = (at + 1) & mask;
+    if (slots[2 * at + 1] === 0) this.taken++;
+    slots[2 * at] = hash;
+    slots[2 * at + 1] = place + 1;
+    this.live++;
+  }
+  delete(key: Key): void {
+    const at = this.slotOf(key as number);
+    if (at < 0) return;
+    const place = this.slots[2 * at + 1]! - 1;
+    this.values[place] = undefined;
+    this.free.push(place);
+    this.slots[2 * at + 1] = -1;
+    this.live--;
+  }
+  /** A table twice the live slots' worth at least, without the deleted ones. */
+  private rebuild() {
+    const old = this.slots;
+    let size = firstSlots;
+    while (size < 4 * (this.live + 1)) size *= 2;
+    const slots = new Int32Array(2 * size);
+    const mask = size - 1;
+    for (let at = 0; at < old.length; at += 2) {
+      if (old[at + 1]! <= 0) continue;
+      let to = old[at]! & mask;
+      while (slots[2 * to + 1] !== 0) to = (to + 1) & mask;
+      slots[2 * to] = old[at]!;
+      slots[2 * to + 1] = old[at + 1]!;
+    }
+    this.slots = slots;
+    this.mask = mask;
+    this.taken = this.live;
+  }
+}
+
+/** Deleted records a company's table keeps as holes before it closes them up (and while they are fewer than the records). */
+const maxHoles = 1024;
+
+/**
+ * A company's records by ID, in the order their IDs were first put (a Map's order: a record put again
+ * keeps its place). The same table of open addressing as `HashedIds`, over the IDs' hashes (`hashOf`),
+ * each slot naming an entry's place in an array kept in that order: a put of a new ID reads a slot or two
+ * in one line of the CPU's cache, where a Map of ID strings read its bucket, its chain's entries and each
+ * of their key strings (issue 14's bench: add-blacklist-record stores a record a request into a table as
+ * large as the store). An entry is read only for a slot whose hash is the ID's, to compare the ID itself.
+ * A delete leaves a hole in the order, closed up once there are more than `maxHoles` and than records.
+ */
+class Records<T> {
+  /** Per slot, the ID's hash and its entry's place plus one (0: empty, -1: deleted). */
+  private slots = new Int32Array(2 * firstSlots);
+  private mask = firstSlots - 1;
+  private taken = 0;
+  private entries: (Entry<T> | undefined)[] = [];
+  private holes = 0;
+  size = 0;
+
+  /** The place of the entry of `id` (whose hash is `hash`), or -1. */
+  placeOf(id: string, hash: number): number {
+    const { slots, mask, entries } = this;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const place = slots[2 * at + 1]!;
+      if (place === 0) return -1;
+      if (place > 0 && slots[2 * at] === hash && entries[place - 1]!.id === id) return place - 1;
+    }
+  }
+  at(place: number): Entry<T> {
+    return this.entries[place]!;
+  }
+  /** Puts `entry` in place of the one at `place` (a record put again keeps its place in the order). */
+  replace(place: number, entry: Entry<T>): void {
+    this.entries[place] = entry;
+  }
+  /** Adds the entry of an ID that has none, last in the order. */
+  add(hash: number, entry: Entry<T>): void {
+    if (2 * (this.taken + 1) > this.slots.length / 2) this.rebuild();
+    this.entries.push(entry);
+    this.settle(hash, this.entries.length);
+    this.size++;
+  }
+  get(id: string): Entry<T> | undefined {
+    const place = this.placeOf(id, hashOf(id));
+    return place < 0 ? undefined : this.entries[place];
+  }
+  has(id: string): boolean {
+    return this.placeOf(id, hashOf(id)) >= 0;
+  }
+  delete(id: string): boolean {
+    const hash = hashOf(id);
+    const { slots, mask, entries } = this;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const place = slots[2 * at + 1]!;
+      if (place === 0) return false;
+      if (place > 0 && slots[2 * at] === hash && entries[place - 1]!.id === id) {
+        slots[2 * at + 1] = -1;
+        entries[place - 1] = undefined;
+        this.size--;
+        if (++this.holes > maxHoles && this.holes > this.size) this.closeUp();
+        return true;
+      }
+    }
+  }
+  /** The entries in order. */
+  *values(): IterableIterator<Entry<T>> {
+    for (const entry of this.entries) if (entry !== undefined) yield entry;
+  }
+  /** `limit` entries from the `offset`th on, in order. */
+  page(offset: number, limit: number): Entry<T>[] {
+    const { entries } = this;
+    // No hole: the page is where it lies (whole numbers only, as slice reads them).
+    if (this.holes === 0 && Number.isInteger(offset) && offset >= 0 && Number.isInteger(limit) && limit >= 0) return entries.slice(offset, offset + limit) as Entry<T>[];
+    const out: Entry<T>[] = [];
+    let index = 0;
+    for (let at = 0; at < entries.length && out.length < limit; at++) {
+      const entry = entries[at];
+      if (entry !== undefined && index++ >= offset) out.push(entry);
+    }
+    return out;
+  }
+  /** Writes `place + 1` into an empty or deleted slot of the hash (the caller knows the ID is in none). */
+  private settle(hash: number, placePlusOne: number) {
+    const { slots, mask } = this;
+    let at = hash & mask;
+    while (slots[2 * at + 1]! > 0) at = (at + 1) & mask;
+    if (slots[2 * at + 1] === 0) this.taken++;
+    slots[2 * at] = hash;
+    slots[2 * at + 1] = placePlusOne;
+  }
+  /** A table twice the records' worth at least, without deleted slots. */
+  private rebuild() {
+    const old = this.slots;
+    let size = firstSlots;
+    while (size < 4 * (this.size + 1)) size *= 2;
+    this.slots = new Int32Array(2 * size);
+    this.mask = size - 1;
+    this.taken = 0;
+    for (let at = 0; at < old.length; at += 2) if (old[at + 1]! > 0) this.settle(old[at]!, old[at + 1]!);
+  }
+  /** The entries without their holes, in the same order, and a table of their new places. */
+  private closeUp() {
+    const old = this.slots;
+    const moved = new Int32Array(this.entries.length);
+    let kept = 0;
+    for (let at = 0; at < this.entries.length; at++) {
+      const entry = this.entries[at];
+      if (entry === undefined) continue;
+      moved[at] = kept + 1;
+      this.entries[kept++] = entry;
+    }
+    this.entries.length = kept;
+    this.holes = 0;
+    let size = firstSlots;
+    while (size < 4 * (this.size + 1)) size *= 2;
+    this.slots = new Int32Array(2 * size);
+    this.mask = size - 1;
+    this.taken = 0;
+    for (let at = 0; at < old.length; at += 2) if (old[at + 1]! > 0) this.settle(old[at]!, moved[old[at + 1]! - 1]!);
+  }
+}
+
 /** Queued entries a deferred index takes in one turn of the event loop when it is read (see `caughtUp`). */
 const catchUpPerTurn = 1024;
 
@@ -216,22 +427,22 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const deferred = indexNames.map((_, at) => !uniqueAt.includes(at));
   const deferredAt = indexNames.map((_, at) => at).filter((at) => deferred[at]);
   const queued = new Map<string, Entry<T>[]>();
-  const byCompany = new Map<string, Map<string, Entry<T>>>();
+  const byCompany = new Map<string, Records<T>>();
   const scratch: (readonly string[])[] = indexNames.map(() => none);
   const hashed: number[] = [];
   // Per index, company -> key (a unique index: its hash) -> IDs: a map per company (made once), none per
   // key unless two records share it.
-  const lookups: Map<string, Map<Key, Ids>>[] = indexNames.map(() => new Map());
+  const lookups: Map<string, IdsByKey>[] = indexNames.map(() => new Map());
   const keysOf = (at: number, company: string) => {
     const companies = lookups[at]!;
     let byKey = companies.get(company);
-    if (!byKey) companies.set(company, (byKey = new Map()));
+    if (!byKey) companies.set(company, (byKey = deferred[at] ? new Map<Key, Ids>() : new HashedIds()));
     return byKey;
   };
 
   const partition = (company: string) => {
     let records = byCompany.get(company);
-    if (!records) byCompany.set(company, (records = new Map()));
+    if (!records) byCompany.set(company, (records = new Records<T>()));
     return records;
   };
   /** Adds `id` under each of `indexed` in index `at`. */
@@ -335,7 +546,10 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
 
   const put = (company: string, id: string, record: T) => {
     const records = partition(company);
-    const old = records.get(id);
+    // The ID's hash once: the lookup here and the add below both need it.
+    const hash = hashOf(id);
+    const place = records.placeOf(id, hash);
+    const old = place < 0 ? undefined : records.at(place);
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
     // `put` runs to its end without yielding: one array of keys per collection serves every call.
     const keys = scratch;
@@ -356,7 +570,8 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       setKeysOfEntry(entry, at, indexed.length === 1 ? indexed : [...indexed]);
       keys[at] = none;
     }
-    records.set(id, entry);
+    if (old) records.replace(place, entry);
+    else records.add(hash, entry);
     if (deferredAt.length) {
       let waiting = queued.get(company);
       if (!waiting) queued.set(company, (waiting = []));
@@ -376,15 +591,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     budget?.refund(company, entry.size);
     return true;
   };
-  const page = (company: string, offset: number, limit: number) => {
-    const out: T[] = [];
-    let index = 0;
-    for (const entry of byCompany.get(company)?.values() ?? []) {
-      if (out.length >= limit) break;
-      if (index++ >= offset) out.push(entry.record);
-    }
-    return out;
-  };
+  const page = (company: string, offset: number, limit: number): T[] => byCompany.get(company)?.page(offset, limit).map((entry) => entry.record) ?? [];
   const find = (company: string, index: string, key: string) => {
     const at = indexNames.indexOf(index);
     if (at < 0) return [];
