@@ -9,7 +9,9 @@
 //   server neither accepted nor read for seconds. Now a company has at most 100 unconfirmed writes (the
 //   next waits) and a commit gives the loop a turn every 10 ms (mirror.ts).
 // Every request gets an answer (200, or the documented 400 already-exists for a repeated identity), none
-// is cut, and every 200 is stored.
+// is cut, and every 200 is stored. 1,500 connects, not 3,000: checked by hand (2026-11-24, load 14), 1,500
+// still overflow the old queue of 511 (118 cut), as 3,000 did (225 cut); the old store passed at both sizes
+// with a queue of 4,096, its rules are mirror.test.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +24,7 @@ const companyKey = 'ck_test_burst_0000';
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-burst-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('answers 3,000 parallel add-blacklist-record on PGlite, each 200 stored, none cut', async () => {
+it('answers 1,500 parallel add-blacklist-record on PGlite, each 200 stored, none cut', async () => {
   const database = await openPglite(join(dir, 'data'));
   const sandbox = createSandbox({ companies: companiesFrom({ companies: [{ name: 'Burst test', companyKey }] }), database, rateLimit: 100_000_000 });
   const origin = await sandbox.listen(0);
@@ -31,9 +33,9 @@ it('answers 3,000 parallel add-blacklist-record on PGlite, each 200 stored, none
     return { status: response.status, json: (await response.json()) as any };
   };
   try {
-    const n = 3_000;
-    // 2,700 identities, 300 of them sent twice: each of those gets one 200 and one already-exists.
-    const documentNumber = (i: number) => `BURST-${i < 2_700 ? i : i - 2_700}`;
+    const n = 1_500;
+    // 1,350 identities, 150 of them sent twice: each of those gets one 200 and one already-exists.
+    const documentNumber = (i: number) => `BURST-${i < 1_350 ? i : i - 1_350}`;
     const answers = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         post('/add-blacklist-record', { query: { reason: 'burst', documentNumber: documentNumber(i) } }).then(
@@ -47,7 +49,7 @@ it('answers 3,000 parallel add-blacklist-record on PGlite, each 200 stored, none
     const refused = answers.filter((answer) => answer.status !== 200);
     expect(refused.every((answer) => answer.status === 400 && answer.json.argumentError === 'already-exists')).toBe(true);
     const added = answers.filter((answer) => answer.status === 200);
-    expect(added.length).toBe(2_700);
+    expect(added.length).toBe(1_350);
 
     const stored = new Map<string, string>();
     for (let offset = 0; ; offset += 1_000) {
@@ -57,7 +59,7 @@ it('answers 3,000 parallel add-blacklist-record on PGlite, each 200 stored, none
     }
     const lost = added.filter((answer) => stored.get(documentNumber(answer.i)) !== answer.json.result);
     expect(lost.length, `${lost.length} of ${added.length} acknowledged records not stored`).toBe(0);
-    expect(stored.size).toBe(2_700);
+    expect(stored.size).toBe(1_350);
   } finally {
     await sandbox.close();
     await database.close();
