@@ -43,7 +43,25 @@ type Waiter = {
   work: (tx: Database) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Its write runs alone, never parked: a write sent again after a committed-ahead statement declined it. */
+  alone?: boolean;
 };
+
+/**
+ * A write that is its transaction's only statement (`whole`: a store's put outside a transaction, as
+ * add-blacklist-record's). A group made of such writes alone needs no answer from PostgreSQL before its
+ * COMMIT: see `commitAhead`.
+ */
+export type WholeBatchable<I = unknown> = Batchable<I> & { whole?: boolean };
+
+/**
+ * A transaction of a group transaction on PostgreSQL (postgres.ts) that can send its COMMIT, and the flush
+ * barrier behind it, right behind the statements already sent, without waiting for their answers.
+ */
+type CommitsAhead = Database & { commitAhead?: () => void };
+
+/** The old promise of a write sent again in a later group (its transaction runs again from its start). */
+const sentAgain = new Error('sent again in the next group');
 
 /**
  * A transaction of a group as it runs: `fresh` until its first statement or parked write, `parked` while
@@ -94,6 +112,8 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
   async function lead(company: string, queue: Waiter[]) {
     while (queue.length) {
       const ran: Entry[] = [];
+      /** Whole writes that a committed-ahead statement declined: run again, alone, at the head of the queue. */
+      const again: Parked[] = [];
       /** Where the commit's flush is awaited, when the commit did not wait for it. */
       let flushed: Promise<void> | undefined;
       try {
@@ -151,10 +171,15 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
            * the statement: the writes before it are written again in one statement, its own alone, and it and
            * the ones after it run one by one, so that every statement runs in the order of a serial run.
            */
-          const flush = async () => {
+          const flush = async (last = false) => {
             if (!parked.length) return;
             const list = parked;
             parked = [];
+            if (last && (tx as CommitsAhead).commitAhead && !open && list.every((item) => (item.batch as WholeBatchable).whole)) {
+              // Only whole writes, and the group's transactions before them ran no statement (refused first).
+              const entries = new Set(list.map((item) => item.entry));
+              if (ran.every((entry) => entries.has(entry) || (entry.state === 'fresh' && entry.settledNow))) return commitAhead(list);
+            }
             if (list.length === 1) return oneByOne(list);
             const { many } = list[0]!.batch;
             const items = list.map((item) => item.batch.item);
@@ -192,6 +217,40 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
               await item.entry.settled;
               if (!item.entry.ok) await rollback();
               return oneByOne(list.slice(k + 1));
+            }
+          };
+
+          /**
+           * A group made only of whole writes, parked (issue 15's bench: every add-blacklist-record), needs no
+           * answer before its end: the lock, the statement of several and the COMMIT with its flush barrier go
+           * in ONE round trip, and the company's lock is held for PostgreSQL's own time, not through a trip to
+           * this process and back (two instances hand it over that much sooner). The statement writes all or
+           * nothing (store.ts manyNewSql); if it declines, or PostgreSQL refuses it (the COMMIT then rolls
+           * back), nothing is written and the same transactions run again, each write alone, at the head of
+           * the company's queue, so every answer is the one a serial run gives.
+           */
+          const commitAhead = async (list: Parked[]) => {
+            const locked = begin(tx, company);
+            locked.catch(() => {});
+            unawaited.push(locked);
+            open = true;
+            const writing = list[0]!.batch.many(tx, list.map((item) => item.batch.item));
+            writing.catch(() => {});
+            (tx as CommitsAhead).commitAhead!();
+            const values = await writing.catch(() => undefined);
+            if (!values) {
+              again.push(...list);
+              for (const item of list) item.reject(sentAgain);
+              return;
+            }
+            for (let k = 0; k < list.length; k++) {
+              const item = list[k]!;
+              item.entry.state = 'resumed';
+              item.entry.wants = deferred();
+              item.resolve(values[k]);
+              await Promise.race([item.entry.settled, item.entry.wants.promise]);
+              // A whole write's transaction ends with it; a statement after it would run after the COMMIT.
+              if (!item.entry.settledNow) throw new Error('a transaction whose write was marked whole ran another statement after it');
             }
           };
 
@@ -235,7 +294,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
             },
             close: () => tx.close(),
             park: async <R>(batch: Batchable, one: () => Promise<R>): Promise<R> => {
-              if (entry.state !== 'fresh' || entry.starting || (parked.length && parked[0]!.batch.key !== batch.key)) {
+              if (entry.waiter.alone || entry.state !== 'fresh' || entry.starting || (parked.length && parked[0]!.batch.key !== batch.key)) {
                 await before(entry);
                 return one();
               }
@@ -282,7 +341,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
                 entry.wants = deferred();
               }
             }
-            await flush();
+            await flush(true);
           } catch (error) {
             for (const item of parked) item.reject(error);
             parked = [];
@@ -290,8 +349,21 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
           }
           await Promise.all(unawaited);
         };
-        await (db.transactionWithSavepoints ? db.transactionWithSavepoints(work, { flushLater: (flush) => (flushed = flush) }) : db.transaction(work));
+        try {
+          await (db.transactionWithSavepoints ? db.transactionWithSavepoints(work, { flushLater: (flush) => (flushed = flush) }) : db.transaction(work));
+        } finally {
+          if (again.length) {
+            const entries = new Set(again.map((item) => item.entry));
+            ran.splice(0, ran.length, ...ran.filter((entry) => !entries.has(entry)));
+            queue.unshift(...again.map((item) => ({ ...item.entry.waiter, alone: true })));
+          }
+        }
       } catch (error) {
+        if (again.length) {
+          // The statement PostgreSQL refused rolled the group back; the others of the group ran no statement.
+          for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
+          continue;
+        }
         // The group's lock, a savepoint or the commit failed: nothing of it is stored.
         for (const { waiter, ok, value } of ran) waiter.reject(ok ? error : value);
         // It failed before running any (the database is unreachable, say): those waiting fail with it
@@ -299,7 +371,7 @@ export function groupCommit(db: Database, begin: (tx: Database, company: string)
         if (!ran.length) for (const waiter of queue.splice(0)) waiter.reject(error);
         continue;
       }
-      onCommit?.(ran.length);
+      if (ran.length) onCommit?.(ran.length);
       const answer = () => {
         for (const { waiter, ok, value } of ran) (ok ? waiter.resolve : waiter.reject)(value);
       };

@@ -7,17 +7,26 @@ import { sameResults } from './result-types.js';
 
 type Sql = postgres.Sql<Record<string, never>>;
 
-/** Without parameters: the simple protocol, so a migration may hold several statements. */
+/**
+ * Without parameters: the simple protocol, so a migration may hold several statements.
+ *
+ * postgres.js queues a query on its connection only once it is awaited or executed, and `await` calls a
+ * query's `then` a turn of the microtask queue later: each query is executed here, as it is called, so
+ * that queries go to the connection in the order they were asked for (a COMMIT sent right behind a
+ * transaction's statements, group-commit.ts `commitAhead`, must follow them).
+ */
 async function run<Row>(sql: Sql | postgres.TransactionSql | postgres.ReservedSql, text: string, params?: readonly unknown[]): Promise<Row[]> {
   if (params === undefined || params.length === 0) {
-    const results = (await sql.unsafe(text).simple()) as unknown as Row[] | Row[][];
+    const results = (await sql.unsafe(text).simple().execute()) as unknown as Row[] | Row[][];
     // Several statements give one result per statement: the last one's rows, as PGlite gives.
     return (Array.isArray(results[0]) ? [...((results as Row[][]).at(-1) ?? [])] : [...results]) as Row[];
   }
   return [
-    ...(await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
-      prepare: true,
-    })),
+    ...(await sql
+      .unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+        prepare: true,
+      })
+      .execute()),
   ] as Row[];
 }
 
@@ -80,38 +89,58 @@ export async function openPostgres(url: string, { max = 10 }: PostgresOptions = 
           begun = flushLater ? conn.unsafe('begin; set local synchronous_commit = off').simple() : conn.unsafe('begin');
           begun.catch(() => {});
         };
+        /** The COMMIT, once sent. */
+        let ending: Promise<unknown> | undefined;
+        const end = () => {
+          // postgres.js sends a query only once it is awaited or executed: the COMMIT is sent now, so that
+          // the barrier below follows it on the connection (sent first, the barrier ran inside the group's
+          // transaction, where synchronous_commit is off, and waited for no flush at all).
+          ending = conn.unsafe('commit').execute();
+          ending.catch(() => {});
+          if (flushLater) {
+            // Right behind the COMMIT on the connection, in the same round trip: a transaction that writes a
+            // record to the write-ahead log (a logical message, read by no one: no table, no row lock) and
+            // commits synchronously, so it returns once the log is on disk up to its record, past the commit.
+            flushed = conn
+              .unsafe(`select pg_logical_emit_message(true, 'idv-sandbox', '')`)
+              .simple()
+              .then(() => {});
+            flushed.then(release, release);
+          }
+        };
+        const tx = Object.assign(
+          insideTransaction(
+            'postgres',
+            (text, params) => (begin(), run(conn, text, params)),
+            (statement) => (begin(), conn.unsafe(statement).execute()),
+          ),
+          {
+            /**
+             * The COMMIT (and the barrier) sent now, right behind the statements already sent, in the same
+             * round trip: the work sends no other statement after it (group-commit.ts `commitAhead`).
+             */
+            commitAhead: () => {
+              if (ending) return;
+              begin();
+              end();
+            },
+          },
+        );
         let result;
         try {
-          result = await work(
-            insideTransaction(
-              'postgres',
-              (text, params) => (begin(), run(conn, text, params)),
-              (statement) => (begin(), conn.unsafe(statement)),
-            ),
-          );
+          result = await work(tx);
           // No statement: nothing to commit, nothing to flush.
           if (!begun) return result;
           await begun;
         } catch (error) {
-          if (begun) await conn.unsafe('rollback').catch(() => {});
+          if (begun && !ending) await conn.unsafe('rollback').catch(() => {});
+          // Committed ahead: the COMMIT decides, the work's failure is the caller's answer.
+          if (ending) await ending.catch(() => {});
           throw error;
         }
-        // postgres.js sends a query only once it is awaited or executed: the COMMIT is sent now, so that
-        // the barrier below follows it on the connection (sent first, the barrier ran inside the group's
-        // transaction, where synchronous_commit is off, and waited for no flush at all).
-        const ending = conn.unsafe('commit').execute();
-        if (flushLater) {
-          // Right behind the COMMIT on the connection, in the same round trip: a transaction that writes a
-          // record to the write-ahead log (a logical message, read by no one: no table, no row lock) and
-          // commits synchronously, so it returns once the log is on disk up to its record, past the commit.
-          flushed = conn
-            .unsafe(`select pg_logical_emit_message(true, 'idv-sandbox', '')`)
-            .simple()
-            .then(() => {});
-          flushed.then(release, release);
-        }
+        if (!ending) end();
         // A transaction left aborted (a failed statement not rolled back to a savepoint) ends in ROLLBACK.
-        const ended = await ending;
+        const ended = await ending!;
         if ((ended as unknown as { command?: string }).command !== 'COMMIT') throw new Error(`the transaction was rolled back (${(ended as unknown as { command?: string }).command})`);
         if (flushed) flushLater!(flushed);
         return result;

@@ -15,8 +15,8 @@ import { StoreFull } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { collectionNames, collectionSpecs, type Collections, type State } from '../state.js';
 import { Duplicate, type Collection, type CollectionOptions } from '../store.js';
-import type { Batchable, Database } from './database.js';
-import { groupCommit, type GroupCommitOptions } from './group-commit.js';
+import type { Database } from './database.js';
+import { groupCommit, type GroupCommitOptions, type WholeBatchable } from './group-commit.js';
 import { lockClass, migrate } from './migrations.js';
 
 /** The table of each kind of record (names chosen to read well in SQL: `groups` is a keyword). */
@@ -334,7 +334,9 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
       if (prepared.bytes) return write(company, alone);
       // In a group commit, a record may wait to be written with the next transactions' records in one
       // statement (group-commit.ts); the caller gets the same outcome as from `alone`.
-      const batch: Batchable<Prepared> = { key: `${table}\u0000${company}`, item: prepared, many: (tx, items) => putMany(tx, company, items) };
+      // Outside a transaction the put is its transaction's only statement (`whole`): a group of such puts
+      // sends its COMMIT without waiting for the statement's answer (group-commit.ts `commitAhead`).
+      const batch: WholeBatchable<Prepared> = { key: `${table}\u0000${company}`, item: prepared, many: (tx, items) => putMany(tx, company, items), whole: !context.locked };
       return write(company, (tx) => (tx.park ? tx.park(batch, () => alone(tx)) : alone(tx)));
     },
     delete: (company, id) => write(company, (tx) => remove(tx, company, safe(id))),
