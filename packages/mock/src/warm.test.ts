@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundles, startMocks } from './index.mjs';
 
 const folder = mkdtempSync(join(tmpdir(), 'idv-mock-warm-'));
-const copies = { current: join(folder, 'current.json'), legacy: join(folder, 'legacy.json') };
+// The current interface alone: these tests reload only its bundle, and two Prisms fewer (the legacy one
+// serving and its warm one) are two Prism starts fewer in npm test.
+const copies = { current: join(folder, 'current.json') };
 const original = readFileSync(bundles.current, 'utf8');
 let mocks: Awaited<ReturnType<typeof startMocks>>;
 
 beforeAll(async () => {
   writeFileSync(copies.current, original);
-  writeFileSync(copies.legacy, readFileSync(bundles.legacy, 'utf8'));
   // Prism's start takes tens of seconds on a loaded machine; the test is about the reload.
   mocks = await startMocks({ ports: { current: 0, legacy: 0 }, bundles: copies, log: () => {}, warm: true, timeoutMs: 120_000 });
 }, 150_000);
@@ -25,6 +26,17 @@ afterAll(async () => {
 
 const listGroups = () =>
   fetch(`${mocks.urls.current}/list-groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"companyKey":"ck_test_not_a_real_key_0000"}' });
+
+// The `bundles` option (this was bundles-option.test.ts, which started a Prism of its own for it): given
+// only the current interface's bundle, only that mock starts (it used to read the package's list of
+// interfaces and fail on the legacy bundle it was not given).
+describe('startMocks({ bundles })', () => {
+  it('mocks the interfaces it is given bundles for, and only those', async () => {
+    expect(Object.keys(mocks.urls)).toEqual(['current']);
+    expect((await listGroups()).status).toBe(200);
+    expect(Object.keys(mocks.prismPids())).toEqual(['current']);
+  });
+});
 
 describe('a reload with warm: true', () => {
   it('is read in place by the Prism serving, every request meanwhile answered, the warm Prism kept for an exit', async () => {
