@@ -2,7 +2,7 @@
 import type { Current } from '@idv-toolkit/types';
 import type { Step } from './companies.js';
 import type { Limits } from './limits.js';
-import { identityOf } from './blacklist-identity.js';
+import { identityHashOf, identityOf } from './blacklist-identity.js';
 import { createBudget, keyedMutex, memoryCollection, type Collection, type CollectionOptions } from './store.js';
 
 export type SessionStatus = 'created' | 'approved' | 'rejected' | 'manual-check' | 'additional-information-requested';
@@ -143,7 +143,7 @@ export function collectionSpecs(limits: Limits): CollectionSpecs {
       sizeOf: (s) => s.storedBytes,
       indexes: { parent: (s) => (s.parentId === undefined ? [] : [s.parentId]) },
     },
-    blacklist: { maxPerCompany, sizeOf: jsonSize, indexes: { match: blacklistMatchKeys, identity: (r) => [identityOf(r)] }, unique: ['identity'] },
+    blacklist: { maxPerCompany, sizeOf: jsonSize, indexes: { match: blacklistMatchKeys, identity: (r) => [identityOf(r)] }, unique: ['identity'], hashes: { identity: identityHashOf } },
     users: { maxPerCompany, sizeOf: jsonSize, indexes: { email: (u) => [u.email.toLowerCase()] }, unique: ['email'] },
     groups: { maxPerCompany, sizeOf: jsonSize, indexes: { member: (g) => g.memberUserIds } },
     monitoring: { maxPerCompany, sizeOf: jsonSize, indexes: { key: (m) => (m.key === undefined ? [] : [m.key]) }, unique: ['key'] },

@@ -48,6 +48,12 @@ export type CollectionOptions<T> = {
   indexes?: Record<string, (record: T) => readonly string[]>;
   /** Indexes whose keys are unique per company. */
   unique?: readonly string[];
+  /**
+   * For a unique index whose record has one key: that key's `hashOf`, worked out from the record without
+   * making the key string, or undefined where it cannot (the key is then made and hashed). The memory
+   * store uses it; a store that keeps the keys themselves need not.
+   */
+  hashes?: Record<string, (record: T) => number | undefined>;
 };
 
 /** Bytes a company may hold across its collections (an estimate: see each collection's `sizeOf`). */
@@ -428,8 +434,11 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
   const deferredAt = indexNames.map((_, at) => at).filter((at) => deferred[at]);
   const queued = new Map<string, Entry<T>[]>();
   const byCompany = new Map<string, Records<T>>();
-  const scratch: (readonly string[])[] = indexNames.map(() => none);
-  const hashed: number[] = [];
+  /** Per unique index, during a put: its keys of the record (when made), its hashes, and the array of one hash it reuses. */
+  const keys: (readonly string[] | undefined)[] = indexNames.map(() => undefined);
+  const hashes: (readonly number[])[] = indexNames.map((): readonly number[] => []);
+  const single: number[][] = indexNames.map(() => [0]);
+  const hashFns = indexNames.map((name) => options.hashes?.[name]);
   // Per index, company -> key (a unique index: its hash) -> IDs: a map per company (made once), none per
   // key unless two records share it.
   const lookups: Map<string, IdsByKey>[] = indexNames.map(() => new Map());
@@ -526,22 +535,39 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     for (const other of ids) if (other !== id && sameKey(company, at, other, key)) return true;
     return false;
   };
-  const taken = (company: string, id: string, keys: (readonly string[])[]) => {
+  /** The unique index whose key (hashed in `hashes`) another record holds, if any; a held hash is told apart by the key itself. */
+  const taken = (company: string, id: string, record: T) => {
     for (let u = 0; u < uniqueAt.length; u++) {
       const at = uniqueAt[u]!;
       const lookup = lookups[at]!.get(company);
-      if (lookup) for (const key of keys[at]!) if (holdsOther(company, at, lookup.get(hashOf(key)), id, key)) return unique[u];
+      if (!lookup) continue;
+      const hashed = hashes[at]!;
+      for (let k = 0; k < hashed.length; k++) {
+        const ids = lookup.get(hashed[k]!);
+        if (ids !== undefined && holdsOther(company, at, ids, id, (keys[at] ??= indexFns[at]!(record))[k]!)) return unique[u];
+      }
     }
     return undefined;
   };
-  /** A unique index's keys as its map holds them. */
-  const hashesOf = (keys: readonly string[]): readonly number[] => {
-    if (keys.length === 1) {
-      hashed[0] = hashOf(keys[0]!);
-      hashed.length = 1;
-      return hashed;
+  /**
+   * A unique index's hashes of `record`, each once: from the record itself where the collection gives a
+   * way (`hashes`: no key string made, issue 14's bench), else from its keys (kept in `keys` for `taken`).
+   * One key's hash goes in an array of the index's own, reused by every put.
+   */
+  const hashUnique = (at: number, record: T) => {
+    const direct = hashFns[at]?.(record);
+    if (direct !== undefined) {
+      keys[at] = undefined;
+      single[at]![0] = direct;
+      hashes[at] = single[at]!;
+      return;
     }
-    return keys.map(hashOf);
+    const indexed = indexFns[at]!(record);
+    keys[at] = indexed;
+    if (indexed.length === 1) {
+      single[at]![0] = hashOf(indexed[0]!);
+      hashes[at] = single[at]!;
+    } else hashes[at] = indexed.map(hashOf);
   };
 
   const put = (company: string, id: string, record: T) => {
@@ -551,10 +577,9 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     const place = records.placeOf(id, hash);
     const old = place < 0 ? undefined : records.at(place);
     if (!old && records.size >= maxPerCompany) throw StoreFull.instance;
-    // `put` runs to its end without yielding: one array of keys per collection serves every call.
-    const keys = scratch;
-    for (const at of uniqueAt) keys[at] = indexFns[at]!(record);
-    const clash = uniqueAt.length ? taken(company, id, keys) : undefined;
+    // `put` runs to its end without yielding: the arrays of keys and hashes serve every call.
+    for (const at of uniqueAt) hashUnique(at, record);
+    const clash = uniqueAt.length ? taken(company, id, record) : undefined;
     if (clash !== undefined) throw new Duplicate(clash);
     const size = sizeOf(record);
     if (budget && !budget.charge(company, size - (old?.size ?? 0))) throw StoreFull.instance;
@@ -564,11 +589,11 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     }
     const entry = entryOf(record, size, id);
     for (const at of uniqueAt) {
-      // One key's hash, in an array reused by every put; several keys' in an array the entry keeps.
-      const indexed = hashesOf(keys[at]!);
+      // One key's hash is kept in the entry itself; several keys' in an array the entry keeps.
+      const indexed = hashes[at]!;
       indexUnder(company, at, id, indexed);
       setKeysOfEntry(entry, at, indexed.length === 1 ? indexed : [...indexed]);
-      keys[at] = none;
+      keys[at] = undefined;
     }
     if (old) records.replace(place, entry);
     else records.add(hash, entry);
