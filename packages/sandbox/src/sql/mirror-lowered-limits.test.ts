@@ -33,7 +33,7 @@ async function warningsDuring(work: () => Promise<unknown>): Promise<string[]> {
 }
 
 it('opens a directory holding more records than the limits now allow: the rest kept on disk, not served, each named in a warning', async () => {
-  // Each mirror made on the database loads it as a restart does (the data directory is sql/mirror.test.ts's).
+  // Each mirror made on the database loads every table from it, as a restart does.
   const db = await openPglite();
   opened.push(db);
   const written = mirroredState(db, defaultLimits);
