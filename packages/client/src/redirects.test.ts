@@ -47,6 +47,8 @@ describe('redirects', () => {
     const error = await idv.addBlacklistRecord({ query: { reason: 'Forged document', documentNumber: '12AB34567' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdvNetworkError);
     expect((error as IdvNetworkError).reason).toBe('network');
+    // What Node's fetch says, under its "fetch failed": the README points there.
+    expect(((error as Error).cause as Error).cause).toMatchObject({ message: 'unexpected redirect' });
     // An operation sent as a GET carries the key in a header instead.
     const control = createSandboxClient({ ...settings, throwOnError: false });
     expect((await control.listCallbacks()).error).toBeInstanceOf(IdvNetworkError);
