@@ -7,85 +7,36 @@ import { ApiError, StoreFull } from '../errors.js';
 import type { Context, TypedHandlers } from '../context.js';
 import type { BlacklistRecord } from '../state.js';
 import { lazyReplyWithText } from '../json-text.js';
-import { pickSchema, schemaProperties, shown } from '../shown.js';
+import { pickSchema, shown } from '../shown.js';
 import { Duplicate } from '../store.js';
 
 /** Our choice where the reference shows no defaults: pages start at 0 and hold 100 records; no maximum. */
 export const defaultOffset = 0;
 export const defaultLimit = 100;
 
-/** The listed record's properties but its ID, in the schema's order (what `pickSchema` gives, in its order). */
-let fieldNames: readonly string[] | undefined;
-/** Whether every name can be written as a key of an object literal that keeps the order and sets no prototype. */
-const literalKeys = (names: readonly string[]) => names.length <= 30 && names.every((name) => name !== '__proto__' && !/^(?:0|[1-9]\d*)$/.test(name));
-let makersAllowed: boolean | undefined;
-
-type Maker = (values: unknown[]) => Record<string, unknown>;
-/**
- * Per set of fields a request gives (a bit per schema property): a function making the stored record as
- * one object literal, the ID first and the fields in the schema's order, as the record was made before
- * (an empty object given its properties one by one). Each is a function of its own, so each literal is
- * a site V8 watches: records that all outlive young-generation collections (every add-blacklist-record
- * keeps its record) are then allocated in the old generation from the start, where an object given its
- * properties later was copied by two collections first (issue 14's bench). Bounded: past `maxMakers`
- * sets of fields, records are made the old way.
- */
-const makers = new Map<number, Maker>();
-const maxMakers = 64;
-const values: unknown[] = [];
-function makerOf(mask: number, names: readonly string[]): Maker | undefined {
-  let make = makers.get(mask);
-  if (make === undefined && makers.size < maxMakers) {
-    const fields = names.filter((_, at) => mask & (1 << at));
-    make = new Function('v', `return { "id": "", ${fields.map((name, at) => `${JSON.stringify(name)}: v[${at}]`).join(', ')} };`) as Maker;
-    makers.set(mask, make);
-  }
-  return make;
-}
-
 /**
  * The record the request describes. Strings are stored trimmed and blank ones dropped. A blank reason or no identifying field left (all blank) gives
  * `wrong-parameters` (our choice: the schema lets empty strings through).
  */
 function recordFrom(query: Record<string, unknown>): BlacklistRecord {
-  // Every property of the listed record's schema (a new one included), so that the list shows it.
-  const picked = pickSchema('BlacklistRecord', query);
-  fieldNames ??= schemaProperties('BlacklistRecord').filter((name) => name !== 'id');
-  makersAllowed ??= literalKeys(fieldNames);
-  let record: Record<string, unknown>;
-  if (makersAllowed) {
-    let mask = 0;
-    let count = 0;
-    for (let at = 0; at < fieldNames.length; at++) {
-      let value = picked[fieldNames[at]!];
-      if (value === undefined) continue;
-      if (typeof value === 'string' && (value = value.trim()) === '') continue;
-      mask |= 1 << at;
-      values[count++] = value;
-    }
-    const make = makerOf(mask, fieldNames);
-    record = make ? make(values) : plainRecord(picked);
-    values.length = 0;
-  } else record = plainRecord(picked);
-  if (record.birthday !== undefined && dayOf(String(record.birthday)) === undefined) throw new ApiError('wrong-parameters');
-  if (record.reason === undefined || !identifying.some((field) => record[field] !== undefined)) throw new ApiError('wrong-parameters');
-  return record as BlacklistRecord;
-}
-
-/** The record made from an empty object, its ID set once drawn, then each field given in the schema's order. */
-function plainRecord(picked: Record<string, unknown>): Record<string, unknown> {
-  // Made from an empty object, which has room for the usual fields in the object itself (a copy with the
-  // ID put first kept its fields in an array of their own, one more object for every record the store keeps).
+  // The stored record itself, its ID set once drawn: made from an empty object, which has room for the
+  // usual fields in the object itself (a copy with the ID put first kept its fields in an array of their
+  // own, one more object for every record the store keeps; issue 14's bench).
   const record: Record<string, unknown> = {};
   record.id = '';
+  // Every property of the listed record's schema (a new one included), so that the list shows it.
+  const picked = pickSchema('BlacklistRecord', query);
   for (const field in picked) {
     const value = picked[field];
     if (field === 'id') continue;
     if (typeof value !== 'string') record[field] = value;
     else if (value.trim() !== '') record[field] = value.trim();
   }
-  return record;
+  if (record.birthday !== undefined && dayOf(String(record.birthday)) === undefined) throw new ApiError('wrong-parameters');
+  if (record.reason === undefined || !identifying.some((field) => record[field] !== undefined)) throw new ApiError('wrong-parameters');
+  return record as BlacklistRecord;
 }
+
 
 /**
  * Each listed record's JSON as the list shows it, written once per stored record: serialising the page
