@@ -7,5 +7,7 @@ export default defineConfig({
     // vitest's default for a run is one worker fewer than the cores: one on this 2-core machine, where
     // many tests mostly wait on a child process (Prism, chromium, PostgreSQL). Two keep both cores busy.
     maxWorkers: 2,
+    // Passes the contract project's Prism pair on to the docs' code samples (see the file).
+    globalSetup: ['vitest.mocks.global-setup.ts'],
   },
 });

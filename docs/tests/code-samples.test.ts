@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@idv-toolkit/client';
 import { startMocks } from '@idv-toolkit/mock';
 import { companiesFrom, createSandbox, type Sandbox } from '@idv-toolkit/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allSamples, interfaces, readOperationTable, withCodeSamples } from '../code-samples.mjs';
 
 type Sample = { lang: string; label: string; source: string };
@@ -93,10 +93,12 @@ beforeAll(async () => {
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
   sandbox = createSandbox({ rateLimit: 1_000_000, companies: companiesFrom({ companies: [{ name: 'Demo company', companyKey: demoKey, callbackUrl, callbackApiKey: 'cb_test_not_a_real_key' }] }) });
   // All three settle before a failure is thrown, so that tsc is not still writing into the folder that
-  // afterAll removes. Prism's start takes tens of seconds on a loaded machine: up to 2 minutes here.
+  // afterAll removes. The contract project's mocks when it is in the run (vitest.mocks.global-setup.ts),
+  // else a pair of this file's own: Prism's start takes tens of seconds on a loaded machine, up to 2 minutes here.
+  const shared = inject('mockUrls');
   const [checked, mocked, listened] = await Promise.allSettled([
     exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir }),
-    startMocks({ ports: { current: 0, legacy: 0 }, log: () => {}, timeoutMs: 120_000 }),
+    shared ? { urls: shared, stop: async () => {} } : startMocks({ ports: { current: 0, legacy: 0 }, log: () => {}, timeoutMs: 120_000 }),
     sandbox.listen(0, '127.0.0.1'),
   ]);
   if (mocked.status === 'fulfilled') stopMocks = mocked.value.stop;
