@@ -193,6 +193,15 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
   const { db, ready } = context;
   const columns = 'data::text as data, bytes';
 
+  /**
+   * Blacklist records that `page` read, by their stored text: a page read again whose rows have the same
+   * text gives the same objects, so the list handler's page of bytes made from them is reused
+   * (handlers/blacklist.ts `pageBytes`: a client that polls a list; issue 15's bench lists one page over
+   * and over) instead of every row being parsed, shown and serialised again. The query still runs each
+   * time, so a change made through any instance is read at once. Only for blacklist records: no operation
+   * changes a stored one (a record added again is a new record), and nothing changes a listed one.
+   */
+  let pageObjects = name === 'blacklist' ? new Map<string, T>() : undefined;
   /** Counts asked for in this turn, by company, not yet answered (see `page`). */
   const countsWaiting = new Map<string, { resolve: (n: number) => void; reject: (error: unknown) => void; also: { resolve: (n: number) => void; reject: (error: unknown) => void }[] }>();
   const countNow = async (company: string) => {
@@ -360,7 +369,16 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
         throw error;
       }
       counting?.resolve(found[0]?.total ?? 0);
-      return found.filter((row) => row.data !== null).map((row) => decode<T>(row));
+      const listed = found.filter((row) => row.data !== null);
+      if (!pageObjects) return listed.map((row) => decode<T>(row));
+      // Kept for the pages of the last moments only: a few pages' rows, however many companies list.
+      if (pageObjects.size > 1_000) pageObjects = new Map();
+      return listed.map((row) => {
+        if (row.bytes) return decode<T>(row);
+        let record = pageObjects!.get(row.data);
+        if (record === undefined) pageObjects!.set(row.data, (record = decode<T>(row)));
+        return record;
+      });
     },
     count: (company) =>
       new Promise<number>((resolve, reject) => {
