@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { createClient, IdvApiError, IdvNetworkError, IdvRateLimitError } from './index.js';
 import { defaultTimeoutMs } from './operation-client.js';
@@ -175,14 +176,32 @@ describe('timeouts', () => {
     }
   });
 
-  it('hand fetch no signal of their own (a signal costs throughput), only the caller\'s', async () => {
-    const { fetch, sent } = fakeFetch(() => json({ result: [] }));
-    const idv = createClient({ ...settings, fetch });
-    await idv.listUsers();
-    expect(sent[0]!.init.signal).toBeUndefined();
+  it('abort the attempt itself, and the caller\'s signal still aborts it, with a timeout or without', async () => {
+    const { fetch, sent } = hang();
+    const idv = createClient({ ...settings, fetch, timeoutMs: 10, retry: false });
+    await expect(idv.listUsers()).rejects.toMatchObject({ reason: 'timeout' });
+    expect(sent[0]!.init.signal?.reason).toMatchObject({ name: 'TimeoutError' });
     const controller = new AbortController();
-    await idv.listUsers(undefined, { signal: controller.signal });
-    expect(sent[1]!.init.signal).toBe(controller.signal);
+    const aborted = idv.listUsers(undefined, { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await aborted).toMatchObject({ reason: 'aborted' });
+    expect(sent[1]!.init.signal?.aborted).toBe(true);
+    const caller = new AbortController();
+    const untimed = idv.listUsers(undefined, { timeoutMs: 0, signal: caller.signal }).catch((e: unknown) => e);
+    caller.abort();
+    expect(await untimed).toMatchObject({ reason: 'aborted' });
+    expect(sent[2]!.init.signal?.aborted).toBe(true);
+  });
+
+  it('leave no listener on a caller\'s long-lived signal, and a signal aborted before the call still ends it', async () => {
+    const { fetch, sent } = fakeFetch(({ init }) => (init.signal?.aborted ? Promise.reject(init.signal.reason) : json({ result: [] })));
+    const idv = createClient({ ...settings, fetch, retry: false });
+    const shutdown = new AbortController();
+    for (let i = 0; i < 3; i++) await idv.listUsers(undefined, { signal: shutdown.signal });
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    shutdown.abort();
+    expect(await idv.listUsers(undefined, { signal: shutdown.signal }).catch((e: unknown) => e)).toMatchObject({ reason: 'aborted' });
+    expect(sent[3]!.init.signal?.aborted).toBe(true);
   });
 
   it('close the connection of an answer that comes after its attempt timed out', async () => {
