@@ -313,16 +313,20 @@ class Records<T> {
   *values(): IterableIterator<Entry<T>> {
     for (const entry of this.entries) if (entry !== undefined) yield entry;
   }
-  /** `limit` entries from the `offset`th on, in order. */
-  page(offset: number, limit: number): Entry<T>[] {
+  /** The records of `limit` entries from the `offset`th on, in order. */
+  page(offset: number, limit: number): T[] {
     const { entries } = this;
-    // No hole: the page is where it lies (whole numbers only, as slice reads them).
-    if (this.holes === 0 && Number.isInteger(offset) && offset >= 0 && Number.isInteger(limit) && limit >= 0) return entries.slice(offset, offset + limit) as Entry<T>[];
-    const out: Entry<T>[] = [];
+    const out: T[] = [];
+    // No hole: the page is where it lies (whole numbers only, as the loop below reads them).
+    if (this.holes === 0 && Number.isInteger(offset) && offset >= 0 && Number.isInteger(limit) && limit >= 0) {
+      const end = Math.min(entries.length, offset + limit);
+      for (let at = offset; at < end; at++) out.push(entries[at]!.record);
+      return out;
+    }
     let index = 0;
     for (let at = 0; at < entries.length && out.length < limit; at++) {
       const entry = entries[at];
-      if (entry !== undefined && index++ >= offset) out.push(entry);
+      if (entry !== undefined && index++ >= offset) out.push(entry.record);
     }
     return out;
   }
@@ -616,7 +620,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
     budget?.refund(company, entry.size);
     return true;
   };
-  const page = (company: string, offset: number, limit: number): T[] => byCompany.get(company)?.page(offset, limit).map((entry) => entry.record) ?? [];
+  const page = (company: string, offset: number, limit: number): T[] => byCompany.get(company)?.page(offset, limit) ?? [];
   const find = (company: string, index: string, key: string) => {
     const at = indexNames.indexOf(index);
     if (at < 0) return [];
