@@ -41,6 +41,7 @@ console.log(
     `ratio ${speed.ratio.toFixed(3)} (target >= 0.95, request ids, hooks and throttle on): ${verdict(speed.ratio >= 0.95)}; ` +
     `bare openapi-fetch ratio ${speed.bareOpenapiFetchRatio.toFixed(3)}; ` +
     `CPU per request: client ${speed.clientCpuUs.toFixed(0)} µs, raw fetch ${speed.rawFetchCpuUs.toFixed(0)} µs, ratio ${speed.cpuRatio.toFixed(3)} (raw over client; the firmer figure on a shared machine) ` +
+    `against raw fetch that does not follow redirects either (what the client's own features cost): ratio ${speed.featureRatio.toFixed(3)}, CPU ratio ${speed.featureCpuRatio.toFixed(3)} ` +
     `(median of ${speed.rounds} alternating rounds of ${speed.total} requests, ${speed.concurrency} in flight)`,
 );
 
