@@ -1,7 +1,8 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  // One throwaway PostgreSQL cluster for the project's tests (inject('postgresUrl')); scripts/install-postgres.sh.
+  // One throwaway PostgreSQL cluster for the project's tests (inject('postgresUrl')), shared with the
+  // sandbox-postgres project (vitest.pg-cluster.ts); scripts/install-postgres.sh.
   test: {
     name: 'sandbox',
     // One process runs the project's files one after another, each module imported once (docs/testing.md,
@@ -10,6 +11,6 @@ export default defineProject({
     isolate: false,
     include: ['src/**/*.test.ts'],
     testTimeout: 20_000,
-    globalSetup: ['src/sql/pg-cluster.test-helper.ts'],
+    globalSetup: ['vitest.pg-cluster.ts'],
   },
 });

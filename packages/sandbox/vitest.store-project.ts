@@ -14,7 +14,8 @@ export const storeProject = (store: 'pglite' | 'postgres'): UserWorkspaceConfig 
       testTimeout: 60_000,
       hookTimeout: 120_000,
       env: { SANDBOX_TEST_STORE: store },
-      // The throwaway cluster; the helper makes a database of its own on it.
-      globalSetup: store === 'postgres' ? ['src/sql/pg-cluster.test-helper.ts'] : [],
+      // The throwaway cluster, one with the sandbox project's (vitest.pg-cluster.ts); the helper makes a
+      // database of its own on it.
+      globalSetup: store === 'postgres' ? ['vitest.pg-cluster.ts'] : [],
     },
   });
