@@ -14,7 +14,7 @@ import { ApiError, StoreFull } from './errors.js';
 import { attachConsole } from './console/index.js';
 import { finishedAt, tappable, watchedSince } from './console/request-ring.js';
 import { createFormTokens } from './form-token.js';
-import { allHandlers, readOnlyOperations } from './handlers/index.js';
+import { allHandlers, readOnlyOperations, singleWriteOperations } from './handlers/index.js';
 import { completeSession as packagedCompleteSession } from './handlers/control.js';
 import { createIds, type Ids } from './ids.js';
 import { textOf, type JsonText } from './json-text.js';
@@ -384,9 +384,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const emitted: Emitted | undefined = outbox ? [] : undefined;
     let reply: Reply;
     try {
-      // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic.
+      // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic;
+      // one whose one write is atomic by itself (handlers/index.ts singleWriteOperations) needs no more.
       const run = (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted)));
-      reply = await (readOnly.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
+      reply = await (readOnly.has(route.operationId) || singleWriteOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
       if (emitted?.length) await flush(emitted);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -64,8 +64,9 @@ const samePage = (page: Page | undefined, offset: number, limit: number, total: 
  * A page's JSON as UTF-8 bytes, the same text JSON.stringify of the listed value gives (keys in the same
  * order), made from each listed record's own. A company's last page is kept: asked again (a client that
  * polls the list) while its stored records and total are the same objects and count, it is the same bytes,
- * written again without being made or encoded again (issue 14's bench lists one page over and over). A
- * store that reads each page anew (SQL) gives new objects: its pages are made each time.
+ * written again without being made or encoded again (issue 14's bench lists one page over and over). The
+ * PostgreSQL store reads each page anew and gives the same objects for rows whose stored text did not
+ * change (sql/store.ts `page`), so its pages are reused too.
  */
 function pageBytes(company: string, offset: number, limit: number, total: number, data: BlacklistRecord[]): Buffer {
   const last = lastPages.get(company);

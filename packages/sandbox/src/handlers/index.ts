@@ -39,6 +39,14 @@ export const allHandlers: Handlers = typedHandlers as Handlers;
  * need no lock, and many can read at once). Any operation not listed runs inside it, so a new handler
  * that writes is safe by default.
  */
+/**
+ * Operations whose handler makes one store write and nothing after it, that write's checks made in the
+ * store itself (a taken key, the caps): the server runs them outside the company's transaction too, and
+ * the write takes the company's lock itself. On PostgreSQL such writes of a company's waiting requests
+ * go in one round trip, COMMIT included (sql/group-commit.ts `commitAhead`).
+ */
+export const singleWriteOperations: ReadonlySet<string> = new Set(['addBlacklistRecord']);
+
 export const readOnlyOperations: ReadonlySet<string> = new Set([
   'getResult',
   'legacyGetResult',
