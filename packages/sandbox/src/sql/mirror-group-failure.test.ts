@@ -36,7 +36,7 @@ it('writes and answers the rest of a group when one of its transactions fails, a
   const state = mirroredState(refusing(db), defaultLimits, { onCommit: (size) => groups.push(size) });
   await state.users.put(c, 'usr_c0', user('usr_c0', 'c0@example.org')); // loaded, and usr_c0 on disk
 
-  // The first commit is held: the five transactions after it finish meanwhile and go in one group.
+  // The first commit is held: the transactions after it finish meanwhile and go in one group.
   let release!: () => void;
   gate = new Promise((resolve) => (release = resolve));
   const answered: string[] = [];
@@ -45,6 +45,8 @@ it('writes and answers the rest of a group when one of its transactions fails, a
     track('a0', state.users.put(a, 'usr_a0', user('usr_a0', 'a0@example.org'))),
     track('b1', state.users.put(b, 'usr_b1', user('usr_b1', 'b1@example.org'))),
     track('a-bad', state.users.put(a, 'usr_bad', user('usr_bad', 'bad@example.org'))),
+    // Writes nothing, but read a0 and the failed write (both unconfirmed when it ran): fails too.
+    track('a-read', state.transaction(a, async (tx) => tx.users.count(a))),
     // Reads the failed write (unconfirmed when it runs): fails with it, though its own write is fine.
     track('a-after', state.transaction(a, async (tx) => {
       expect(await tx.users.get(a, 'usr_bad')).toBeDefined();
@@ -58,8 +60,8 @@ it('writes and answers the rest of a group when one of its transactions fails, a
   gate = undefined;
   release();
   await Promise.all(writes);
-  expect(answered.sort()).toEqual(['a-after: an earlier write of this company failed', 'a-bad: disk refused usr_bad (a test)', 'a0', 'b1', 'c-change', 'c1']);
-  // Every transaction was committed once or failed: six answers, four commits counted.
+  expect(answered.sort()).toEqual(['a-after: an earlier write of this company failed', 'a-bad: disk refused usr_bad (a test)', 'a-read: an earlier write of this company failed', 'a0', 'b1', 'c-change', 'c1']);
+  // Every transaction was committed once or failed: seven answers, four commits counted.
   expect(groups.slice(1).reduce((sum, size) => sum + size, 0)).toBe(4);
 
   const onDisk = async (company: string) => (await db.query<{ id: string }>('select id from users where company = $1 order by seq', [company])).map((row) => row.id);

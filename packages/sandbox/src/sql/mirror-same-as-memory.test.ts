@@ -16,7 +16,7 @@ import { openPglite } from './pglite.js';
 
 const a = 'ck_test_same_a_0000';
 const b = 'ck_test_same_b_0000';
-const limits: Limits = { ...defaultLimits, maxRecordsPerCompany: 3, maxBytesPerCompany: 1_500 };
+const limits: Limits = { ...defaultLimits, maxRecordsPerCompany: 3, maxBytesPerCompany: 1_000 };
 
 const opened: Database[] = [];
 afterEach(async () => {
