@@ -1,0 +1,92 @@
+// Rules of the PGlite mirror (mirror.ts) that a handler or a user meets: an ID held by another company is
+// refused with the hint about --seed, a transaction writes only its own company's records, a record
+// deleted and put again goes to the end of the list (in its transaction and in the next one built on its
+// unconfirmed writes), and a company's reset waits for the transaction the company is running.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { defaultLimits } from '../limits.js';
+import type { User } from '../state.js';
+import type { Database } from './database.js';
+import { mirroredState } from './mirror.js';
+import { openPglite } from './pglite.js';
+
+// One database for the three tests (PGlite takes a second to start), a company or two each.
+const [a, b, c, d] = ['ck_test_rules_a_0000', 'ck_test_rules_b_0000', 'ck_test_rules_c_0000', 'ck_test_rules_d_0000'];
+const user = (id: string): User => ({ id, username: `${id}@example.org`, email: `${id}@example.org`, roles: ['call_center_operator'], emailVerified: false });
+
+let shared: Database;
+beforeAll(async () => {
+  shared = await openPglite();
+}, 60_000);
+afterAll(() => shared?.close());
+
+it("refuses an ID another company holds, and a transaction's write of another company's record", async () => {
+  const state = mirroredState(shared, defaultLimits);
+  await state.users.put(b, 'usr_x', user('usr_x'));
+  await expect(state.users.put(a, 'usr_x', user('usr_x'))).rejects.toThrow("ID usr_x is another company's record: do not use --seed with a kept database");
+  await expect(state.transaction(a, (tx) => tx.users.put(b, 'usr_y', user('usr_y')))).rejects.toThrow("a transaction of one company wrote another company's record");
+  expect((await state.users.list(a)).map((u) => u.id)).toEqual([]);
+  expect((await state.users.list(b)).map((u) => u.id)).toEqual(['usr_x']);
+  // Its own record may be put again.
+  await state.users.put(b, 'usr_x', { ...user('usr_x'), emailVerified: true });
+  expect((await state.users.get(b, 'usr_x'))!.emailVerified).toBe(true);
+}, 60_000);
+
+it('lists a record deleted and put again last, in its transaction, in the next one built on it, and once committed', async () => {
+  const db = shared;
+  let gate: Promise<void> | undefined;
+  const held: Database = {
+    ...db,
+    query: async (text, params) => (params?.length ? db.query(text, params) : (await gate, db.query(text, params))),
+    transaction: async (work) => (await gate, db.transaction(work)),
+  };
+  const state = mirroredState(held, defaultLimits);
+  for (const id of ['usr_1', 'usr_2', 'usr_3']) await state.users.put(c, id, user(id));
+  const ids = (users: User[]) => users.map((u) => u.id);
+  let release!: () => void;
+  gate = new Promise((resolve) => (release = resolve));
+  const first = state.transaction(c, async (tx) => {
+    await tx.users.delete(c, 'usr_1');
+    await tx.users.put(c, 'usr_1', { ...user('usr_1'), emailVerified: true });
+    return [ids(await tx.users.list(c)), ids(await tx.users.page(c, 0, 2)), await tx.users.count(c)];
+  });
+  let read!: () => void;
+  const wasRead = new Promise<void>((resolve) => (read = resolve));
+  // Built on the first one's writes, unconfirmed: it sees usr_1 last too, and moves usr_2 the same way.
+  const second = state.transaction(c, async (tx) => {
+    const seen = [ids(await tx.users.list(c)), await tx.users.count(c)];
+    await tx.users.delete(c, 'usr_2');
+    await tx.users.put(c, 'usr_2', user('usr_2'));
+    seen.push(ids(await tx.users.list(c)), ids(await tx.users.page(c, 1, 1)));
+    read();
+    return seen;
+  });
+  await wasRead;
+  gate = undefined;
+  release();
+  expect(await first).toEqual([['usr_2', 'usr_3', 'usr_1'], ['usr_2', 'usr_3'], 3]);
+  expect(await second).toEqual([['usr_2', 'usr_3', 'usr_1'], 3, ['usr_3', 'usr_1', 'usr_2'], ['usr_1']]);
+  expect(ids(await state.users.list(c))).toEqual(['usr_3', 'usr_1', 'usr_2']);
+  expect((await state.users.get(c, 'usr_1'))!.emailVerified).toBe(true);
+  const reloaded = mirroredState(db, defaultLimits);
+  expect(ids(await reloaded.users.list(c))).toEqual(['usr_3', 'usr_1', 'usr_2']);
+}, 60_000);
+
+it("resets a company after the transaction it is running: what that transaction wrote is reset too", async () => {
+  const state = mirroredState(shared, defaultLimits);
+  await state.users.put(d, 'usr_d0', user('usr_d0'));
+  let proceed!: () => void;
+  const mayWrite = new Promise<void>((resolve) => (proceed = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const transaction = state.transaction(d, async (tx) => {
+    started();
+    await mayWrite;
+    await tx.users.put(d, 'usr_d1', user('usr_d1'));
+  });
+  await running;
+  const reset = state.clear(d);
+  proceed();
+  await Promise.all([transaction, reset]);
+  expect(await state.users.list(d)).toEqual([]);
+  expect(await state.users.count(d)).toBe(0);
+}, 60_000);
