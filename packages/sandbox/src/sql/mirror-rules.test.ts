@@ -90,3 +90,17 @@ it("resets a company after the transaction it is running: what that transaction 
   expect(await state.users.list(d)).toEqual([]);
   expect(await state.users.count(d)).toBe(0);
 }, 60_000);
+
+it('lists, counts and keeps nothing of a record added and deleted in the same transaction', async () => {
+  const e = 'ck_test_rules_e_0000';
+  const state = mirroredState(shared, defaultLimits);
+  await state.users.put(e, 'usr_e0', user('usr_e0'));
+  const seen = await state.transaction(e, async (tx) => {
+    await tx.users.put(e, 'usr_e1', user('usr_e1'));
+    await tx.users.delete(e, 'usr_e1');
+    return [(await tx.users.list(e)).map((u) => u.id), await tx.users.count(e), (await tx.users.page(e, 0, 5)).map((u) => u.id), await tx.users.get(e, 'usr_e1')];
+  });
+  expect(seen).toEqual([['usr_e0'], 1, ['usr_e0'], undefined]);
+  expect((await state.users.list(e)).map((u) => u.id)).toEqual(['usr_e0']);
+  expect(await state.users.ownerOf('usr_e1')).toBeUndefined();
+}, 60_000);
