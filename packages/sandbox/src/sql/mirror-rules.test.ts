@@ -2,9 +2,9 @@
 // refused with the hint about --seed, a transaction writes only its own company's records, a record
 // deleted and put again goes to the end of the list (in its transaction and in the next one built on its
 // unconfirmed writes), and a company's reset waits for the transaction the company is running.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { User } from '../state.js';
+import type { Attachment, Collections, User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
@@ -104,3 +104,72 @@ it('lists, counts and keeps nothing of a record added and deleted in the same tr
   expect((await state.users.list(e)).map((u) => u.id)).toEqual(['usr_e0']);
   expect(await state.users.ownerOf('usr_e1')).toBeUndefined();
 }, 60_000);
+
+describe('the byte budget and the order inside a transaction', () => {
+  const f = 'ck_test_rules_f_0000';
+  const file = (id: string): Attachment => ({ id, sessionId: 'sess_1', stepKey: 's', questionKey: 'q', contentType: 'image/png', bytes: new Uint8Array(400), uploadedAt: '2026-01-01T00:00:00.000Z' });
+  const small = { ...defaultLimits, maxBytesPerCompany: 1_000 }; // a file here is 656 bytes: one fits, two do not
+
+  it("counts a transaction's puts against the byte budget together, and a delete not yet committed frees its bytes for the next transaction", async () => {
+    let gate: Promise<void> | undefined;
+    const held: Database = {
+      ...shared,
+      query: async (text, params) => (params?.length ? shared.query(text, params) : (await gate, shared.query(text, params))),
+      transaction: async (work) => (await gate, shared.transaction(work)),
+    };
+    const state = mirroredState(held, small);
+    await state.users.put(f, 'usr_f0', user('usr_f0'));
+    const outcome = (write: Promise<unknown>) => write.then(() => 'stored', (error: Error) => error.message);
+    // Two files in one transaction: the second is refused, the first kept.
+    expect(await state.transaction(f, async (tx) => [await outcome(tx.files.put(f, 'file_f1', file('file_f1'))), await outcome(tx.files.put(f, 'file_f2', file('file_f2')))])).toEqual([
+      'stored',
+      'the company holds as many records as the sandbox keeps (limits.ts)',
+    ]);
+    // Its delete held unconfirmed: the next transaction may put another file in the bytes it frees.
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const deleted = state.files.delete(f, 'file_f1');
+    const next = state.transaction(f, (tx) => outcome(tx.files.put(f, 'file_f3', file('file_f3'))));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gate = undefined;
+    release();
+    expect(await deleted).toBe(true);
+    expect(await next).toBe('stored');
+    expect((await state.files.list(f)).map((x) => x.id)).toEqual(['file_f3']);
+  }, 60_000);
+
+  it('keeps a record replaced twice in a transaction in its place, in the next transaction too', async () => {
+    const g = 'ck_test_rules_g_0000';
+    let gate: Promise<void> | undefined;
+    const held: Database = {
+      ...shared,
+      query: async (text, params) => (params?.length ? shared.query(text, params) : (await gate, shared.query(text, params))),
+      transaction: async (work) => (await gate, shared.transaction(work)),
+    };
+    const state = mirroredState(held, defaultLimits);
+    for (const id of ['usr_g1', 'usr_g2']) await state.users.put(g, id, user(id));
+    const ids = async (tx: Collections) => (await tx.users.list(g)).map((u) => u.id);
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const first = state.transaction(g, async (tx) => {
+      await tx.users.put(g, 'usr_g1', { ...user('usr_g1'), emailVerified: true });
+      await tx.users.put(g, 'usr_g1', user('usr_g1'));
+      return ids(tx);
+    });
+    const second = state.transaction(g, async (tx) => {
+      await tx.users.put(g, 'usr_g1', { ...user('usr_g1'), emailVerified: true });
+      return ids(tx);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gate = undefined;
+    release();
+    expect([await first, await second]).toEqual([
+      ['usr_g1', 'usr_g2'],
+      ['usr_g1', 'usr_g2'],
+    ]);
+    expect((await state.users.list(g)).map((u) => [u.id, u.emailVerified])).toEqual([
+      ['usr_g1', true],
+      ['usr_g2', false],
+    ]);
+  }, 60_000);
+});
