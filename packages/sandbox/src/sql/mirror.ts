@@ -407,13 +407,11 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
       seen = [...(unconfirmed.get(company) ?? [])];
       for (const job of seen) for (const op of job.ops) await buffer.replay(op);
       const result = await work(buffer.collections);
-      // Stryker disable next-line ConditionalExpression: a transaction without writes then queues an empty commit; its answer still waits for the company's earlier writes, and nothing is written
       if (buffer.ops.length) committed = enqueue({ kind: 'write', company, ops: buffer.ops });
       return result;
     });
     // The same promise a transaction without writes would wait for: the company's earlier writes.
     if (committed) await committed;
-    // Stryker disable next-line ConditionalExpression: with nothing seen, waiting for none and finding none failed is the same
     else if (seen.length) {
       // It read writes still being committed: it answers once they are on disk, and fails if one failed.
       await Promise.all(seen.map((job) => job.settled));
@@ -449,7 +447,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         let byIndex = keyCache.get(record as object);
         if (!byIndex) keyCache.set(record as object, (byIndex = new Map()));
         let keys = byIndex.get(index);
-        // Stryker disable next-line ConditionalExpression,OptionalChaining,ArrayDeclaration: the cache only saves work; every index name asked (unique indexes, a handler's find) exists
+        // Stryker disable next-line OptionalChaining,ArrayDeclaration: every index name asked (unique indexes, a handler's find) exists
         if (!keys) byIndex.set(index, (keys = indexes[index]?.(record) ?? []));
         return keys;
       };
@@ -472,7 +470,6 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         const write = mine(c)?.get(id);
         if (write) return write.record as T | undefined;
         const stored = await memory.get(c, id);
-        // Stryker disable next-line ConditionalExpression: structuredClone(undefined) is undefined
         return stored === undefined ? undefined : copy(stored);
       };
       const ownerOf = async (id: string) => {
@@ -570,7 +567,7 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
         const current = old ? (old.record as T | undefined) : await memory.get(c, id);
         if (current === undefined) return false;
         pendingBytes -= old ? old.size : sizeOf(current);
-        // Stryker disable next-line LogicalOperator,BooleanLiteral: as in the replay above: a delete's moved flag does not change where a record put again is listed
+        // Stryker disable next-line LogicalOperator: as in the replay above: a delete's moved flag does not change where a record put again is listed
         writesOf().set(id, { record: undefined, size: 0, existed: old ? old.existed : true, moved: old?.moved ?? false });
         ops.push({ name, company: c, id, record: undefined });
         return true;
@@ -590,7 +587,6 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
     const views = new Map<Name, Collection<unknown>>();
     const viewOf = (name: Name) => {
       let made = views.get(name);
-      // Stryker disable next-line ConditionalExpression: a new view shares the transaction's buffered writes, byte count and replays; only the work of making it is lost
       if (!made) views.set(name, (made = view(name)));
       return made;
     };
