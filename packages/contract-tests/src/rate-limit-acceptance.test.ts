@@ -31,7 +31,8 @@ describe('the throttle against the sandbox with --rate-limit 10', () => {
     const sentAt: number[] = [];
     const calls = Array.from({ length: 12 }, () => idv.listGroups().then(() => void sentAt.push(clock.now())));
     const start0 = clock.now();
-    await vi.waitFor(() => expect(statuses).toHaveLength(10));
+    // Ten real round trips to the sandbox: vitest's default wait of 1 s ran out once at load 13.
+    await vi.waitFor(() => expect(statuses).toHaveLength(10), { timeout: 15_000 });
     await ioPause();
     expect(statuses).toEqual(Array(10).fill(200));
 
