@@ -136,9 +136,20 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           const memory = mirrors[op.name].memory;
           let fresh = true;
           for (const { company, id } of run) if ((await memory.ownerOf(id)) !== undefined || (await memory.get(company, id)) !== undefined) fresh = false;
-          await putBatch(tx, op.name, specs[op.name] as CollectionOptions<unknown>, run, usage, { fresh });
+          // Replaced records of a kind with unique keys go one by one: in one statement, a unique key that
+          // one record of the run gives up and a later one takes clashes (the statement inserts the new key
+          // row while the old one is still there), where memory, which checked them in order, took both.
+          if (fresh || !(specs[op.name] as CollectionOptions<unknown>).unique?.length) {
+            await putBatch(tx, op.name, specs[op.name] as CollectionOptions<unknown>, run, usage, { fresh });
+            i += run.length;
+            await turn();
+            continue;
+          }
+          for (const one of run) {
+            await putChecked(tx, one.name, specs[one.name] as CollectionOptions<unknown>, one.company, one.id, one.record, usage);
+            await turn();
+          }
           i += run.length;
-          await turn();
           continue;
         }
       }
@@ -542,8 +553,12 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           budget.refund(c, pendingBytes + delta);
         }
         pendingBytes += delta;
-        // `moved`: deleted and put again in this transaction, so it goes to the end of the order, as in memory.
-        writesOf().set(id, { record, size, existed: old ? old.existed : exists, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
+        // `moved`: deleted and put again in this transaction, so it goes to the end of the order, as in memory,
+        // also after the records this transaction added since the delete (the map's order is the order they
+        // are listed in).
+        const writes = writesOf();
+        if (old && old.record === undefined) writes.delete(id);
+        writes.set(id, { record, size, existed: old ? old.existed : exists, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
         ops.push({ name, company: c, id, record, size });
       };
       /** A write of an earlier, unconfirmed transaction of the company: already checked, seen but not written again. */
@@ -559,7 +574,9 @@ export function mirroredState(db: Database, limits: Limits, mirrorOptions: Mirro
           // Stryker disable next-line LogicalOperator: a replayed put carries the size its put worked out, and the record is not changed after its put: sizeOf gives that size again (and 0 stays 0)
           const size = op.size ?? sizeOf(op.record as T);
           pendingBytes += size - (old ? old.size : existed ? sizeOf(before as T) : 0);
-          writesOf().set(op.id, { record: op.record, size, existed, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
+          const writes = writesOf();
+          if (old && old.record === undefined) writes.delete(op.id);
+          writes.set(op.id, { record: op.record, size, existed, moved: old ? old.moved || (old.record === undefined && old.existed) : false });
         }
       });
       const remove = async (c: string, id: string) => {
