@@ -5,9 +5,9 @@
 import { afterEach, expect, inject, it } from 'vitest';
 import { post } from '../hostile.test-helper.js';
 import { keyA, startTestSandbox } from '../sandbox.test-helper.js';
-import type { Database } from './database.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPostgres } from './postgres.js';
+import { recordingDatabase } from './recording-database.test-helper.js';
 
 const cleanUps: (() => unknown)[] = [];
 afterEach(async () => {
@@ -17,25 +17,7 @@ afterEach(async () => {
 it('sends a group of add-blacklist-record calls in one round trip, COMMIT before the answers, and answers a duplicate already-exists', async () => {
   const db = await openPostgres(await createTestDatabase(inject('postgresUrl')));
   cleanUps.push(() => db.close());
-  const events: string[] = [];
-  const name = (text: string) => (/^select pg_advisory_xact_lock/.test(text) ? 'lock' : /insert into blacklist_records /.test(text) ? 'write' : text.split(/\s/)[0]!);
-  const database: Database = {
-    ...db,
-    transactionWithSavepoints: (work, options) =>
-      db.transactionWithSavepoints!((tx) => {
-        const ahead = (tx as { commitAhead?: () => void }).commitAhead;
-        return work({
-          ...tx,
-          query: (text, params) => {
-            events.push(`sent ${name(text)}`);
-            const answered = tx.query(text, params);
-            answered.then(() => events.push(`answered ${name(text)}`), () => {});
-            return answered;
-          },
-          ...(ahead ? { commitAhead: () => (events.push('sent commit'), ahead()) } : {}),
-        } as Database);
-      }, options),
-  };
+  const { database, events } = recordingDatabase(db, (text) => (/^select pg_advisory_xact_lock/.test(text) ? 'lock' : /insert into blacklist_records /.test(text) ? 'write' : undefined));
   const t = await startTestSandbox({ database });
   cleanUps.push(() => t.close());
   events.length = 0;

@@ -11,6 +11,7 @@ import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPostgres } from './postgres.js';
+import { recordingDatabase } from './recording-database.test-helper.js';
 import { sqlState } from './store.js';
 
 const a = 'ck_test_ahead_a_0000';
@@ -26,29 +27,8 @@ let url: Promise<string> | undefined;
 async function open(limits: Limits = defaultLimits) {
   const db = await openPostgres(await (url ??= createTestDatabase(inject('postgresUrl'))));
   opened.push(db);
-  const events: string[] = [];
   const groups: number[] = [];
-  const name = (text: string) => (/^select pg_advisory_xact_lock/.test(text) ? 'lock' : /insert into users /.test(text) ? 'write' : text.split(/\s/)[0]!);
-  const recording: Database = {
-    ...db,
-    transactionWithSavepoints: (work, options) =>
-      db.transactionWithSavepoints!((tx) => {
-        const ahead = (tx as { commitAhead?: () => void }).commitAhead;
-        return work({
-          ...tx,
-          query: (text, params) => {
-            events.push(`sent ${name(text)}`);
-            const answered = tx.query(text, params);
-            answered.then(
-              () => events.push(`answered ${name(text)}`),
-              () => events.push(`refused ${name(text)}`),
-            );
-            return answered;
-          },
-          ...(ahead ? { commitAhead: () => (events.push('sent commit'), ahead()) } : {}),
-        } as Database);
-      }, options),
-  };
+  const { database: recording, events } = recordingDatabase(db, (text) => (/^select pg_advisory_xact_lock/.test(text) ? 'lock' : /insert into users /.test(text) ? 'write' : undefined));
   const state = sqlState(recording, limits, { onCommit: (size) => groups.push(size) });
   await state.clear();
   return { state, events, groups };
