@@ -6,6 +6,7 @@ import { defaultLimits } from '../limits.js';
 import type { User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
+import { heldCommits } from './held-commits.test-helper.js';
 import { openPglite } from './pglite.js';
 
 const a = 'ck_test_close_a_0000';
@@ -19,16 +20,10 @@ afterEach(async () => {
 it('finishes the commit in flight and the writes queued behind it before the close resolves', async () => {
   const db = await openPglite();
   opened.push(db);
-  let gate: Promise<void> | undefined;
-  const held: Database = {
-    ...db,
-    query: async (text, params) => (params?.length ? db.query(text, params) : (await gate, db.query(text, params))),
-    transaction: async (work) => (await gate, db.transaction(work)),
-  };
+  const { database: held, hold } = heldCommits(db);
   const state = mirroredState(held, defaultLimits);
   await state.users.count(a); // loaded
-  let release!: () => void;
-  gate = new Promise((resolve) => (release = resolve));
+  const release = hold();
   const answered: string[] = [];
   const writes = ['usr_1', 'usr_2', 'usr_3'].map((id) => state.users.put(a, id, user(id)).then(() => void answered.push(id)));
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -36,7 +31,6 @@ it('finishes the commit in flight and the writes queued behind it before the clo
   const closing = state.close().then(() => (closed = true));
   await new Promise((resolve) => setTimeout(resolve, 20));
   expect(closed).toBe(false);
-  gate = undefined;
   release();
   await closing;
   expect(answered.sort()).toEqual(['usr_1', 'usr_2', 'usr_3']);

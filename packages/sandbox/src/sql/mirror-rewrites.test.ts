@@ -6,6 +6,7 @@ import { defaultLimits } from '../limits.js';
 import type { Group, User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
+import { heldCommits } from './held-commits.test-helper.js';
 import { openPglite } from './pglite.js';
 
 const a = 'ck_test_rewrites_a_0000';
@@ -43,12 +44,10 @@ it('lists a record deleted and put again after the records added since, in its t
   await state.close();
   const order = (records: Group[]) => records.map((g) => g.id);
   // The first transaction's commit is held, so that the second reads its writes unconfirmed.
-  let gate: Promise<void> | undefined;
-  const slow: Database = { ...db, transaction: async (work) => (await gate, db.transaction(work)), query: async (text, params) => (params?.length ? db.query(text, params) : (await gate, db.query(text, params))) };
+  const { database: slow, hold } = heldCommits(db);
   const gated = mirroredState(slow, defaultLimits);
   await gated.groups.count(a); // loaded before the hold
-  let release!: () => void;
-  gate = new Promise<void>((resolve) => (release = resolve));
+  const release = hold();
   const first = gated.transaction(a, async (tx) => {
     await tx.groups.delete(a, 'grp_1');
     await tx.groups.put(a, 'grp_3', group('grp_3'));
@@ -64,7 +63,6 @@ it('lists a record deleted and put again after the records added since, in its t
   });
   await wasRead;
   release();
-  gate = undefined;
   expect(await first).toEqual(['grp_2', 'grp_3', 'grp_1']);
   expect(await second).toEqual([
     ['grp_2', 'grp_3', 'grp_1'],

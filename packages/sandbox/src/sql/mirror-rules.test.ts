@@ -7,6 +7,7 @@ import { defaultLimits } from '../limits.js';
 import type { Attachment, Collections, User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
+import { heldCommits } from './held-commits.test-helper.js';
 import { openPglite } from './pglite.js';
 
 // One database for the three tests (PGlite takes a second to start), a company or two each.
@@ -33,17 +34,11 @@ it("refuses an ID another company holds, and a transaction's write of another co
 
 it('lists a record deleted and put again last, in its transaction, in the next one built on it, and once committed', async () => {
   const db = shared;
-  let gate: Promise<void> | undefined;
-  const held: Database = {
-    ...db,
-    query: async (text, params) => (params?.length ? db.query(text, params) : (await gate, db.query(text, params))),
-    transaction: async (work) => (await gate, db.transaction(work)),
-  };
+  const { database: held, hold } = heldCommits(db);
   const state = mirroredState(held, defaultLimits);
   for (const id of ['usr_1', 'usr_2', 'usr_3']) await state.users.put(c, id, user(id));
   const ids = (users: User[]) => users.map((u) => u.id);
-  let release!: () => void;
-  gate = new Promise((resolve) => (release = resolve));
+  const release = hold();
   const first = state.transaction(c, async (tx) => {
     await tx.users.delete(c, 'usr_1');
     await tx.users.put(c, 'usr_1', { ...user('usr_1'), emailVerified: true });
@@ -61,7 +56,6 @@ it('lists a record deleted and put again last, in its transaction, in the next o
     return seen;
   });
   await wasRead;
-  gate = undefined;
   release();
   expect(await first).toEqual([['usr_2', 'usr_3', 'usr_1'], ['usr_2', 'usr_3'], 3]);
   expect(await second).toEqual([['usr_2', 'usr_3', 'usr_1'], 3, ['usr_3', 'usr_1', 'usr_2'], ['usr_1']]);
@@ -111,12 +105,7 @@ describe('the byte budget and the order inside a transaction', () => {
   const small = { ...defaultLimits, maxBytesPerCompany: 1_000 }; // a file here is 656 bytes: one fits, two do not
 
   it("counts a transaction's puts against the byte budget together, and a delete not yet committed frees its bytes for the next transaction", async () => {
-    let gate: Promise<void> | undefined;
-    const held: Database = {
-      ...shared,
-      query: async (text, params) => (params?.length ? shared.query(text, params) : (await gate, shared.query(text, params))),
-      transaction: async (work) => (await gate, shared.transaction(work)),
-    };
+    const { database: held, hold } = heldCommits(shared);
     const state = mirroredState(held, small);
     await state.users.put(f, 'usr_f0', user('usr_f0'));
     const outcome = (write: Promise<unknown>) => write.then(() => 'stored', (error: Error) => error.message);
@@ -126,12 +115,10 @@ describe('the byte budget and the order inside a transaction', () => {
       'the company holds as many records as the sandbox keeps (limits.ts)',
     ]);
     // Its delete held unconfirmed: the next transaction may put another file in the bytes it frees.
-    let release!: () => void;
-    gate = new Promise((resolve) => (release = resolve));
+    const release = hold();
     const deleted = state.files.delete(f, 'file_f1');
     const next = state.transaction(f, (tx) => outcome(tx.files.put(f, 'file_f3', file('file_f3'))));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    gate = undefined;
     release();
     expect(await deleted).toBe(true);
     expect(await next).toBe('stored');
@@ -140,17 +127,11 @@ describe('the byte budget and the order inside a transaction', () => {
 
   it('keeps a record replaced twice in a transaction in its place, in the next transaction too', async () => {
     const g = 'ck_test_rules_g_0000';
-    let gate: Promise<void> | undefined;
-    const held: Database = {
-      ...shared,
-      query: async (text, params) => (params?.length ? shared.query(text, params) : (await gate, shared.query(text, params))),
-      transaction: async (work) => (await gate, shared.transaction(work)),
-    };
+    const { database: held, hold } = heldCommits(shared);
     const state = mirroredState(held, defaultLimits);
     for (const id of ['usr_g1', 'usr_g2']) await state.users.put(g, id, user(id));
     const ids = async (tx: Collections) => (await tx.users.list(g)).map((u) => u.id);
-    let release!: () => void;
-    gate = new Promise((resolve) => (release = resolve));
+    const release = hold();
     const first = state.transaction(g, async (tx) => {
       await tx.users.put(g, 'usr_g1', { ...user('usr_g1'), emailVerified: true });
       await tx.users.put(g, 'usr_g1', user('usr_g1'));
@@ -161,7 +142,6 @@ describe('the byte budget and the order inside a transaction', () => {
       return ids(tx);
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    gate = undefined;
     release();
     expect([await first, await second]).toEqual([
       ['usr_g1', 'usr_g2'],

@@ -12,6 +12,7 @@ import { memoryState, type Attachment, type Collections, type Group, type State,
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
+import { heldCommits } from './held-commits.test-helper.js';
 import { openPglite } from './pglite.js';
 
 const a = 'ck_test_same_a_0000';
@@ -151,22 +152,14 @@ async function play(state: State, seed: number, rounds: number, hold: (round: Ro
   return log;
 }
 
-/** PGlite as the mirror sees it, whose commits (transactions and messages of statements) wait for `gate`. */
+/** PGlite as the mirror sees it, with `hold` running a round with every commit held until the round's transactions have all done their work. */
 function gated(db: Database) {
-  let gate: Promise<void> | undefined;
-  const database: Database = {
-    ...db,
-    transaction: async (work) => (await gate, db.transaction(work)),
-    query: async (text, params) => (params?.length ? db.query(text, params) : (await gate, db.query(text, params))),
-  };
-  /** Runs the round with every commit held until the round's transactions have all done their work. */
+  const { database, hold: holdCommits } = heldCommits(db);
   const hold = async (round: Round) => {
-    let open!: () => void;
-    gate = new Promise((resolve) => (open = resolve));
+    const release = holdCommits();
     const { answers, worked } = round();
     await worked;
-    open();
-    gate = undefined;
+    release();
     return answers;
   };
   return { database, hold };
