@@ -2,28 +2,22 @@
 // every answer and every stored row is what the same transactions one after another would give, when
 // all pass, when one is refused (a taken key, a key twice in the group, the company's cap), when one
 // reads after its write, and when one throws after it.
-import { afterAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import type { Session, User } from '../state.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPostgres } from './postgres.js';
+import { filePools } from './file-pools.test-helper.js';
 import { sqlState } from './store.js';
 
 const a = 'ck_test_batch_a_0000';
 const user = (id: string, email = `${id}@example.org`): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 
-const opened: Database[] = [];
-afterAll(async () => {
-  for (const db of opened) await db.close();
-});
-let url: Promise<string> | undefined;
+const newPool = filePools();
 /** A new pool on the file's database, emptied, whose group transactions' statements are kept in `statements`. */
 async function open(limits: Limits = defaultLimits) {
-  const db = await openPostgres(await (url ??= createTestDatabase(inject('postgresUrl'))));
-  opened.push(db);
+  const db = await newPool();
   const statements: string[] = [];
   const groups: number[] = [];
   const counting: Database = {

@@ -3,30 +3,23 @@
 // `commitAhead`), and still answers each put as the same puts one after another would: when the statement
 // declines (a taken key, a key twice, the cap) or PostgreSQL refuses it, the puts run again, alone, ahead
 // of the company's later ones.
-import { afterAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import type { Session, User } from '../state.js';
 import { Duplicate } from '../store.js';
-import type { Database } from './database.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPostgres } from './postgres.js';
+import { filePools } from './file-pools.test-helper.js';
 import { recordingDatabase } from './recording-database.test-helper.js';
 import { sqlState } from './store.js';
 
 const a = 'ck_test_ahead_a_0000';
 const user = (id: string, email = `${id}@example.org`): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 
-const opened: Database[] = [];
-afterAll(async () => {
-  for (const db of opened) await db.close();
-});
-let url: Promise<string> | undefined;
+const newPool = filePools();
 
 /** A new pool on the file's database, emptied; `events` says, in order, what each group transaction sent and got back. */
 async function open(limits: Limits = defaultLimits) {
-  const db = await openPostgres(await (url ??= createTestDatabase(inject('postgresUrl'))));
-  opened.push(db);
+  const db = await newPool();
   const groups: number[] = [];
   const { database: recording, events } = recordingDatabase(db, (text) => (/^select pg_advisory_xact_lock/.test(text) ? 'lock' : /insert into users /.test(text) ? 'write' : undefined));
   const state = sqlState(recording, limits, { onCommit: (size) => groups.push(size) });

@@ -1,28 +1,22 @@
 // The group commit of a company's transactions on PostgreSQL (group-commit.ts, through the SQL store):
 // a refused transaction inside a group rolls back alone, the order per company holds, and what a group
 // acknowledged is in the database for a new connection pool (a restart of the instance).
-import { afterAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
 import type { Session, User } from '../state.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
-import { createTestDatabase } from './pg-cluster.test-helper.js';
-import { openPostgres } from './postgres.js';
+import { filePools } from './file-pools.test-helper.js';
 import { sqlState } from './store.js';
 
 const a = 'ck_test_group_a_0000';
 const b = 'ck_test_group_b_0000';
 const user = (id: string, email: string, firstName?: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false, ...(firstName ? { firstName } : {}) });
 
-const opened: Database[] = [];
-afterAll(async () => {
-  for (const db of opened) await db.close();
-});
-let url: Promise<string> | undefined;
+const newPool = filePools();
 /** A new pool on the file's database, emptied unless `keep`. */
 async function open({ keep = false } = {}) {
-  const db = await openPostgres(await (url ??= createTestDatabase(inject('postgresUrl'))));
-  opened.push(db);
+  const db = await newPool();
   const groups: number[] = [];
   const state = sqlState(db, defaultLimits, { onCommit: (size) => groups.push(size) });
   if (!keep) await state.clear();
