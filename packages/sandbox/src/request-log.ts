@@ -9,11 +9,22 @@ export type RequestLog = (line: RequestLine) => void;
 const maxPathLength = 200;
 
 export function formatLine(line: RequestLine, secrets: readonly string[]): string {
-  let path = line.path.length > maxPathLength ? `${line.path.slice(0, maxPathLength)}...` : line.path;
-  for (const secret of secrets) if (secret && path.includes(secret)) path = path.replaceAll(secret, '[redacted]');
   const company = line.company === undefined ? '-' : quoted(line.company);
-  return `${line.method} ${path} ${line.operation ?? '-'} ${line.status} ${oneDecimal(line.ms)}ms ${company}`;
+  return `${line.method} ${shownPath(line.path, secrets)} ${line.operation ?? '-'} ${line.status} ${oneDecimal(line.ms)}ms ${company}`;
 }
+
+/** A line's path: cut at `maxPathLength`, and any secret in it redacted. */
+function shownPath(path: string, secrets: readonly string[]): string {
+  let shown = path.length > maxPathLength ? `${path.slice(0, maxPathLength)}...` : path;
+  for (const secret of secrets) if (secret && shown.includes(secret)) shown = shown.replaceAll(secret, '[redacted]');
+  return shown;
+}
+
+/**
+ * A writer of lines that also takes a request's line as its parts (`request`), writing them as
+ * `formatLine` would write the line, without making the line's string first.
+ */
+export type LineWriter = ((text: string) => void) & { request(line: RequestLine, secrets: readonly string[]): void };
 
 /**
  * Company names as JSON strings, each written once: the names come from the configuration, few and
@@ -56,7 +67,7 @@ const batchBytes = 4 * flushCharacters;
  * (thousands of them under load) outlived a young-generation collection or two and was copied by each,
  * string by string (issue 14's bench); copied at once, it is garbage before the next collection.
  */
-export function batchedLines(write: (text: string) => void): (text: string) => void {
+export function batchedLines(write: (text: string) => void): LineWriter {
   let pending = Buffer.allocUnsafeSlow(batchBytes);
   let used = 0;
   let characters = 0;
@@ -71,7 +82,14 @@ export function batchedLines(write: (text: string) => void): (text: string) => v
     write(text);
   };
   process.once('exit', flush);
-  return (text) => {
+  /** A line's bytes are pending: written at once when enough are, or soon. */
+  const added = (length: number) => {
+    pending[used++] = 10;
+    characters += length;
+    if (characters >= flushCharacters) flush();
+    else timer ??= setTimeout(flush, flushMs).unref();
+  };
+  const line = (text: string) => {
     // A UTF-8 character takes at most 3 bytes per UTF-16 unit: make room for the worst case.
     const most = text.length * 3 + 1;
     if (used + most > pending.length) {
@@ -79,9 +97,47 @@ export function batchedLines(write: (text: string) => void): (text: string) => v
       if (most > pending.length) pending = Buffer.allocUnsafeSlow(most);
     }
     used += pending.write(text, used);
-    pending[used++] = 10;
-    characters += text.length;
-    if (characters >= flushCharacters) flush();
-    else timer ??= setTimeout(flush, flushMs).unref();
+    added(text.length);
   };
+  /**
+   * Writes `text` at `at` if it is all ASCII (one byte a character, as UTF-8 writes it), by a loop: a part
+   * of a line is a few dozen characters, which a call into Buffer's native writer costs more than copying
+   * (issue 14's bench: a line a request). -1 at the first other character.
+   */
+  const ascii = (text: string, at: number): number => {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return -1;
+      pending[at++] = code;
+    }
+    return at;
+  };
+  /** A request's line from its parts, the bytes `line(formatLine(parts, secrets))` writes. */
+  const request = (parts: RequestLine, secrets: readonly string[]) => {
+    const path = shownPath(parts.path, secrets);
+    const operation = parts.operation ?? '-';
+    const ms = oneDecimal(parts.ms);
+    const company = parts.company === undefined ? '-' : quoted(parts.company);
+    const status = parts.status;
+    // ASCII only: the parts' lengths, four spaces, up to 16 digits of status and "ms".
+    const length = parts.method.length + path.length + operation.length + ms.length + company.length + 22;
+    if (!(Number.isInteger(status) && status >= 0 && status < 1000) || used + length + 1 > pending.length) return line(formatLine(parts, secrets));
+    const start = used;
+    let at = ascii(parts.method, start);
+    if (at >= 0) (pending[at++] = 32), (at = ascii(path, at));
+    if (at >= 0) (pending[at++] = 32), (at = ascii(operation, at));
+    if (at < 0) return line(formatLine(parts, secrets));
+    pending[at++] = 32;
+    // A status of 0 to 999 in its decimal digits, as a template writes it.
+    if (status >= 100) pending[at++] = 48 + Math.floor(status / 100);
+    if (status >= 10) pending[at++] = 48 + (Math.floor(status / 10) % 10);
+    pending[at++] = 48 + (status % 10);
+    pending[at++] = 32;
+    at = ascii(ms, at);
+    if (at >= 0) (pending[at++] = 109), (pending[at++] = 115), (pending[at++] = 32), (at = ascii(company, at));
+    if (at < 0) return line(formatLine(parts, secrets));
+    used = at;
+    added(at - start);
+  };
+  return Object.assign(line, { request });
 }

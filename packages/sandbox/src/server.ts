@@ -22,7 +22,7 @@ import { defaultLimits, withinLimits, type Limits } from './limits.js';
 import { decodeAhead } from './media/data-uri.js';
 import { loadPdfLib } from './media/pdf.js';
 import { createRateLimiter } from './rate-limit.js';
-import { formatLine, type RequestLine } from './request-log.js';
+import { formatLine, type LineWriter, type RequestLine } from './request-log.js';
 import { isExpired, record, saveSession } from './sessions.js';
 import { buildRoutes, routeFinder, type Route } from './spec.js';
 import type { Database } from './sql/database.js';
@@ -233,6 +233,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const formTokens = createFormTokens(seed);
   const secrets = [...companies.keys(), ...[...companies.values()].map((c) => c.callbackApiKey ?? ''), adminToken ?? ''].filter(Boolean);
   const log = options.log;
+  // A writer from batchedLines takes a line's parts and writes them without making the line's string.
+  const logParts = typeof (log as Partial<LineWriter> | undefined)?.request === 'function' ? (log as LineWriter).request : undefined;
   const consoleApp = attachConsole({ companies, adminToken, clock, limiter, dispatcher, secrets, invoke: (...args) => invoke(...args), database: options.database });
   // Made from the routes, and made again with them by reloadRoutes() (a stale set would match no route of
   // the new bundles, and a path parameter would reach its handler empty).
@@ -576,7 +578,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // The console's entry of the request timed its end just now (one clock reading for both), if it has one.
     const ended = finishedAt(this) ?? performance.now();
     const line: RequestLine = { method: this.req.method ?? '-', path: logged.path ?? '-', operation: logged.operation, status: this.statusCode, ms: ended - logged.started, company: logged.company };
-    log!(formatLine(line, secrets));
+    if (logParts) logParts(line, secrets);
+    else log!(formatLine(line, secrets));
   }
 
   // `tappable`: the console's request log copies the bodies through the request and answer classes' own methods.
