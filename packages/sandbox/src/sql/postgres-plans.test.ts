@@ -9,7 +9,8 @@ import postgres from 'postgres';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { migrate } from './migrations.js';
 import { openPostgres } from './postgres.js';
-import { checkedWriteSql, manyNewSql } from './store.js';
+import { defaultLimits } from '../limits.js';
+import { checkedWriteSql, manyNewSql, sqlCollectionsIn } from './store.js';
 
 const company = 'ck_test_plans_0000';
 let sql: postgres.Sql | undefined;
@@ -64,4 +65,24 @@ it('the write of several new records reads only their own IDs and keys', async (
     `execute many(array['blk_x', 'blk_7'], array[100, 100], array['{}', '{}'], '${company}', 'blacklist', array['identity', 'identity'], array['ix', 'iy'], array['blk_x', 'blk_7'], array['identity', 'identity'], array['ix', 'iy'], null, null, 2, 200)`,
   );
   expect(row).toMatchObject({ written: false });
+}, 60_000);
+
+it("a page of a listing reads the page's records, not all of the company's, when its first runs were on empty tables", async () => {
+  // Generic plans whenever PostgreSQL may use one, on one connection: a prepared page statement run on empty
+  // tables would keep the plan made then (read all of the company's records and sort them).
+  const db = await openPostgres(`${await createTestDatabase(inject('postgresUrl'))}?plan_cache_mode=force_generic_plan`, { max: 1 });
+  try {
+    await migrate(db);
+    for (let run = 0; run < 6; run++) await db.transaction((tx) => sqlCollectionsIn(tx, defaultLimits).blacklist.page(company, 0, 10));
+    await db.query(`insert into blacklist_records (id, company, size, data) select 'blk_' || n, $1, 100, '{}' from generate_series(1, 2000) n`, [company]);
+    const read = await db.transaction(async (tx) => {
+      const page = await sqlCollectionsIn(tx, defaultLimits).blacklist.page(company, 0, 10);
+      const [row] = await tx.query<{ fetched: number }>(`select (seq_tup_read + coalesce(idx_tup_fetch, 0))::integer as fetched from pg_stat_xact_user_tables where relname = 'blacklist_records'`);
+      return { page: page.length, fetched: row!.fetched };
+    });
+    expect(read.page).toBe(10);
+    expect(read.fetched).toBeLessThanOrEqual(20);
+  } finally {
+    await db.close();
+  }
 }, 60_000);

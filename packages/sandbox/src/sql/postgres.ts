@@ -3,6 +3,7 @@
 // instances on one database. The same SQL and the same JavaScript values as PGlite (result-types.ts).
 import postgres from 'postgres';
 import { insideTransaction, type Database } from './database.js';
+import { plannedEachRun } from './planned-each-run.js';
 import { sameResults } from './result-types.js';
 
 type Sql = postgres.Sql<Record<string, never>>;
@@ -24,7 +25,7 @@ async function run<Row>(sql: Sql | postgres.TransactionSql | postgres.ReservedSq
   return [
     ...(await sql
       .unsafe(text, params as postgres.ParameterOrJSON<never>[], {
-        prepare: true,
+        prepare: !text.startsWith(plannedEachRun),
       })
       .execute()),
   ] as Row[];

@@ -18,6 +18,7 @@ import { Duplicate, type Collection, type CollectionOptions } from '../store.js'
 import type { Database } from './database.js';
 import { groupCommit, type GroupCommitOptions, type WholeBatchable } from './group-commit.js';
 import { lockClass, migrate } from './migrations.js';
+import { plannedEachRun } from './planned-each-run.js';
 
 /** The table of each kind of record (names chosen to read well in SQL: `groups` is a keyword). */
 export const tableOf: Record<keyof Collections, string> = {
@@ -30,6 +31,19 @@ export const tableOf: Record<keyof Collections, string> = {
 };
 
 type Row = { data: string; bytes: Uint8Array | null };
+
+/**
+ * Several pages of one company's records in one statement (`page`): $1 the company, $2 and $3 each page's
+ * offset and limit, $4 the collection (its total, read once). A row per record, numbered by its page
+ * (`n`, from 1), and a row with no record for an empty page. Each page is its own lateral read of the
+ * (company, seq) index: planned for its values each run (planned-each-run.ts), since a generic plan made
+ * while the table was empty sorted all of the company's records for every page.
+ */
+export const pagesSql = (table: string): string =>
+  `${plannedEachRun}select (select records from company_usage where company = $1 and collection = $4) as total, q.n::integer as n, p.data, p.bytes
+   from unnest($2::bigint[], $3::bigint[]) with ordinality as q(off, lim, n)
+   left join lateral (select data::text as data, bytes, seq from ${table} where company = $1 order by seq offset q.off limit q.lim) as p on true
+   order by q.n, p.seq`;
 
 /**
  * PostgreSQL text holds no NUL character, which a request may send in any string: an ID or index key
@@ -250,10 +264,7 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     try {
       // Each page looked up by itself (a lateral subquery on the company's index), the total once.
       found = await db.query<Row & { total: number | null; n: number }>(
-        `select (select records from company_usage where company = $1 and collection = $4) as total, q.n::integer as n, p.data, p.bytes
-         from unnest($2::bigint[], $3::bigint[]) with ordinality as q(off, lim, n)
-         left join lateral (select ${columns}, seq from ${table} where company = $1 order by seq offset q.off limit q.lim) as p on true
-         order by q.n, p.seq`,
+        pagesSql(table),
         [company, offsets, limits, name],
       );
     } catch (error) {
