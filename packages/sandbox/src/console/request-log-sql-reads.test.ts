@@ -78,6 +78,8 @@ it('lists a company\'s requests or everyone\'s, newest first, by operation, stat
   expect(numbers(await log!.list(keyA, { text: '"n": 1' }))).toEqual([1]);
   expect(numbers(await log!.list(undefined, { limit: 2 }))).toEqual([5, 4]);
   expect(numbers(await log!.list(keyA, { text: 'begin', limit: 1 }))).toEqual([3]);
+  // The limit counts the requests found, not the newest ones read.
+  expect(numbers(await log!.list(keyA, { text: '/result', limit: 1 }))).toEqual([2]);
   expect(numbers(await log!.list(keyA, { sessionId: 'sess_found_1', limit: 1 }))).toEqual([2]);
 }, 60_000);
 
@@ -92,9 +94,11 @@ it('lists a hundred requests when no number is asked', async () => {
 
 it('gives one request by its ID, with its company and address, and nothing for an ID it does not hold', async () => {
   const [log] = await logsOn(1);
+  for (let n = 100; n < 110; n++) log!.record(raw(n), keyB);
   log!.record(raw(1, { sourceIp: '10.0.0.1' }), keyA);
   log!.record(raw(2), undefined);
   const [second, first] = await log!.list(undefined, {});
+  expect(first!.entry.id).toMatch(/^req_\d\d$/);
   const found = await log!.get(first!.entry.id);
   expect(found).toMatchObject({ companyKey: keyA, sourceIp: '10.0.0.1', entry: { id: first!.entry.id, sourceIp: '10.0.0.1', operation: 'begin', status: 200 } });
   expect(first!.entry.id).toMatch(/^req_\d+$/);
@@ -144,6 +148,20 @@ it('keeps the latest rows across batches', async () => {
   expect(numbers(await log!.list(keyA, { limit: 10 }))).toEqual([9, 8, 7]);
 }, 60_000);
 
+it('tells a console opened on an empty log of the first request', async () => {
+  const [writer, reader] = await logsOn(2, { pollMs: 20 });
+  const heard: (string | undefined)[] = [];
+  const stop = reader!.subscribe((entry) => heard.push(entry.companyKey));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writer!.record(raw(1), keyA);
+    await writer!.flushed();
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual([keyA]);
+  } finally {
+    stop();
+  }
+}, 60_000);
+
 it('tells an open console of each request written after it opened, and stops when it closes', async () => {
   const [writer, reader] = await logsOn(2, { pollMs: 20 });
   writer!.record(raw(1), keyA);
@@ -168,4 +186,32 @@ it('tells an open console of each request written after it opened, and stops whe
   await writer!.flushed();
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(heard).toEqual([keyA, undefined, keyB]);
+}, 60_000);
+
+it('creates its table once when several instances start on a new database at once', async () => {
+  const started = await logsOn(6);
+  started.forEach((log, n) => log.record(raw(n), keyA));
+  await Promise.all(started.map((log) => log.flushed()));
+  // Each instance wrote its request (in the order their batches came), and each reads all six.
+  const read = (await Promise.all(started.map((log) => log.list(keyA)))).map((entries) => numbers(entries).sort());
+  expect(read).toEqual(started.map(() => [0, 1, 2, 3, 4, 5]));
+}, 60_000);
+
+it('tries again to create its table when the first try failed', async () => {
+  const url = await createTestDatabase(inject('postgresUrl'));
+  const database = await openPostgres(url);
+  opened.push(database);
+  let failures = 1;
+  const flaky: Database = {
+    ...database,
+    kind: database.kind,
+    query: (text, params) => database.query(text, params),
+    transaction: (work) => (failures-- > 0 ? Promise.reject(new Error('the server went away')) : database.transaction(work)),
+    close: () => database.close(),
+  };
+  const log = createSqlRequestLog({ database: flaky, secrets: [keyA], batchMs: 60_000 });
+  logs.push(log);
+  await expect(log.list(keyA)).rejects.toThrow('the server went away');
+  log.record(raw(1), keyA);
+  expect(numbers(await log.list(keyA))).toEqual([1]);
 }, 60_000);
