@@ -97,6 +97,12 @@ function firstField(problem: { instancePath: string; params: Record<string, unkn
   return typeof missing === 'string' ? missing : (problem.instancePath.split('/')[1] ?? '');
 }
 
+/** A request whose path has no parameters: one shared empty set, never written to. */
+const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** Whether a handler's answer is still to come (a promise, or any thenable a handler of one's own gives). */
+const isThenable = (value: unknown): value is PromiseLike<Reply> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
 /** A request without files (JSON, a query): one shared empty set, never written to. */
 const noFiles: Record<string, UploadedFile> = Object.freeze({}) as Record<string, UploadedFile>;
 
@@ -373,8 +379,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   }
 
-  /** Runs the operation's handler (or answers its example when it has none), giving back refused IDs. */
-  async function runHandler(route: Route, handler: Handler | undefined, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>): Promise<Outcome> {
+  /**
+   * Runs the operation's handler (or answers its example when it has none), giving back refused IDs. Not
+   * an async function: a handler that answers without a promise (add-blacklist-record on memory) is
+   * answered at once, with no promise, async function or turn of its own (issue 14's bench); one that
+   * answers by a promise is awaited in `settled`.
+   */
+  function runHandler(route: Route, handler: Handler | undefined, company: Company, body: Record<string, any>, files: Context['files'], params: Record<string, string>): Outcome | Promise<Outcome> {
     // An operation added to the spec before its handler: its documented 200 example, marked as not emulated
     // (our choice), so that callers get a body the spec describes; 501 only if it documents no example.
     if (!handler) {
@@ -384,24 +395,45 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // A refused request gives back the IDs it drew (a seeded sandbox's sequence stays where it was).
     const scope = ids.scope();
     const emitted: Emitted | undefined = outbox ? [] : undefined;
-    let reply: Reply;
+    let reply: Reply | PromiseLike<Reply>;
     try {
       // A request that writes runs in its company's transaction (state.ts), so its checks and writes are atomic;
       // one whose one write is atomic by itself (handlers/index.ts singleWriteOperations) needs no more.
-      const run = (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted)));
-      reply = await (readOnly.has(route.operationId) || singleWriteOperations.has(route.operationId) ? run(state) : state.transaction(company.companyKey, run));
+      if (readOnly.has(route.operationId) || singleWriteOperations.has(route.operationId)) reply = handler(contextFor(route, company, body, files, params, scope.ids, state, emitted));
+      else reply = state.transaction(company.companyKey, (stores: Collections) => Promise.resolve(handler(contextFor(route, company, body, files, params, scope.ids, stores, emitted))));
+    } catch (error) {
+      return refused(route, scope, error);
+    }
+    if (isThenable(reply) || emitted?.length) return settled(route, scope, reply, emitted);
+    return outcomeOf(reply);
+  }
+
+  /** A handler's answer that is still to come, or whose callbacks wait for their commit (`flush`). */
+  async function settled(route: Route, scope: { undo(): void }, pending: Reply | PromiseLike<Reply>, emitted: Emitted | undefined): Promise<Outcome> {
+    let reply: Reply;
+    try {
+      reply = await pending;
       if (emitted?.length) await flush(emitted);
     } catch (error) {
-      if (error instanceof ApiError) {
-        scope.undo();
-        return refusal(route, error.code, error.extra);
-      }
-      if (error instanceof StoreFull) {
-        scope.undo();
-        return badInput(route);
-      }
-      throw error;
+      return refused(route, scope, error);
     }
+    return outcomeOf(reply);
+  }
+
+  /** A handler's refusal as the operation answers it (its drawn IDs given back); anything else is thrown on. */
+  function refused(route: Route, scope: { undo(): void }, error: unknown): Outcome {
+    if (error instanceof ApiError) {
+      scope.undo();
+      return refusal(route, error.code, error.extra);
+    }
+    if (error instanceof StoreFull) {
+      scope.undo();
+      return badInput(route);
+    }
+    throw error;
+  }
+
+  function outcomeOf(reply: Reply): Outcome {
     if (!('json' in reply)) return { status: 200, bytes: reply.bytes, contentType: reply.contentType };
     // A reply with its text keeps its value unread (json-text.ts): only `invoke` reads it.
     const text = textOf(reply);
@@ -537,7 +569,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         fields = read instanceof Promise ? await read : read;
       } else if (api.body === 'query') fields = Object.fromEntries(url.searchParams);
       else ({ fields, files } = await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined));
-      outcome = await answer(api, fields, files, withParameters.has(api) ? (api.match.exec(url.pathname)?.groups ?? {}) : {}, trace);
+      // An answer already made (a handler that answered without a promise) is written in this turn.
+      const answered = answer(api, fields, files, withParameters.has(api) ? (api.match.exec(url.pathname)?.groups ?? {}) : noParams, trace);
+      outcome = answered instanceof Promise ? await answered : answered;
     } catch (error) {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(api, error.unread);

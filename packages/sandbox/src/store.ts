@@ -22,6 +22,12 @@ export interface Collection<T> {
   ownerOf(id: string): Promise<string | undefined>;
   /** Stores or replaces a record (replacing also re-reads its index keys); throws StoreFull over a limit, Duplicate on a taken unique key. */
   put(company: string, id: string, record: T): Promise<void>;
+  /**
+   * `put` done before it returns, where the store can (memory): throws what `put` rejects with. Lets a
+   * handler answer without a promise (issue 14's bench: add-blacklist-record); a store without it is put
+   * to through `put`. A wrapper of a store must not hand it on unless its `put` adds nothing to it.
+   */
+  putNow?(company: string, id: string, record: T): void;
   delete(company: string, id: string): Promise<boolean>;
   list(company: string): Promise<T[]>;
   /** `limit` records from `offset` on, in insertion order, without reading the whole collection. */
@@ -643,6 +649,7 @@ export function memoryCollection<T>(options: CollectionOptions<T> & { budget?: B
       return undefined;
     },
     put: async (company, id, record) => put(company, id, record),
+    putNow: put,
     delete: async (company, id) => remove(company, id),
     list: async (company) => [...(byCompany.get(company)?.values() ?? [])].map((entry) => entry.record),
     page: async (company, offset, limit) => page(company, offset, limit),
