@@ -35,9 +35,8 @@ export type RequestRing = {
 export const ringSize = 1000;
 
 /**
- * The first `maxKeptBytes` of a body, copied into a buffer that is reused: the buffers travel between a
- * request in flight and the ring slot it ends in (swapped, not copied), so a request allocates nothing
- * here once the ring is full, and nothing the request log keeps is new garbage for the collector.
+ * The first `maxKeptBytes` of a body of a request in flight, copied into a buffer that its flight reuses
+ * (flights are pooled): a request allocates nothing here once its buffers have grown to its bodies.
  */
 class Kept {
   bytes: Buffer = Buffer.allocUnsafeSlow(1024);
@@ -79,9 +78,44 @@ class Kept {
     this.bytes.set(part === view.byteLength ? view : view.subarray(0, part), this.length);
     this.length += part;
   }
-  /** A copy of what is kept, for whoever holds on to it. */
-  copy(): Buffer {
-    return Buffer.from(this.bytes.subarray(0, this.length));
+}
+
+/** Bytes of a body a place of the ring keeps in the shared arena: the usual body of the API is shorter. */
+const inlineBytes = 256;
+
+/**
+ * The bodies the ring's places keep: the request's and the answer's of each place side by side in one
+ * arena, in the ring's order, and a body longer than `inlineBytes` in a buffer of the place's own (kept
+ * for the next long body there). A finished request's bodies are copied here from its flight's buffers:
+ * each request writes into memory the ring last wrote 1,000 requests before, and a few lines of one
+ * arena are fewer misses of the CPU's caches than the two objects, views and buffers of a place's own
+ * that a request reached before (issue 14's bench: the ring of 100 places was 1.8 µs a request cheaper
+ * over wrk than the ring of 1,000, with the same work).
+ */
+class Bodies {
+  private readonly arena: Buffer;
+  private readonly own: (Buffer | undefined)[] = [];
+  constructor(places: number) {
+    this.arena = Buffer.allocUnsafeSlow(2 * places * inlineBytes);
+  }
+  /** Keeps what `kept` holds as body `side` (0: the request's, 1: the answer's) of place `at`. */
+  keep(at: number, side: 0 | 1, kept: Kept): void {
+    const index = 2 * at + side;
+    const { bytes, length } = kept;
+    if (length <= inlineBytes) {
+      // A loop: a short copy costs less than the view and native call of Buffer's copy.
+      const arena = this.arena;
+      for (let from = 0, to = index * inlineBytes; from < length; from++, to++) arena[to] = bytes[from]!;
+      return;
+    }
+    let own = this.own[index];
+    if (own === undefined || own.length < length) this.own[index] = own = Buffer.allocUnsafeSlow(Math.min(maxKeptBytes, Math.max(length, 2 * (own?.length ?? 0))));
+    bytes.copy(own, 0, 0, length);
+  }
+  /** Body `side` of place `at`, `length` bytes long, as the place holds it (until the place is reused). */
+  view(at: number, side: 0 | 1, length: number): Buffer {
+    const index = 2 * at + side;
+    return length <= inlineBytes ? this.arena.subarray(index * inlineBytes, index * inlineBytes + length) : this.own[index]!.subarray(0, length);
   }
 }
 
@@ -168,8 +202,12 @@ type Slot = {
   companyName: string | undefined;
   requestType: string | undefined;
   responseType: string | undefined;
-  incoming: Kept;
-  outgoing: Kept;
+  /** The slot's place in the ring, where `Bodies` keeps its bodies. */
+  place: number;
+  requestLength: number;
+  requestSize: number;
+  responseLength: number;
+  responseSize: number;
   item: RingEntry | undefined;
   companyKey: string | undefined;
   companyKnown: boolean;
@@ -263,6 +301,7 @@ export function createRequestRing({
   onRecord?: (raw: Raw, companyKey: string | undefined) => void;
 }): RequestRing {
   const slots: Slot[] = [];
+  const bodies = new Bodies(size);
   const listeners = new Set<(entry: RingEntry) => void>();
   let next = 0;
   const pool: Flight[] = [];
@@ -279,7 +318,7 @@ export function createRequestRing({
   }
   const keyOf = (slot: Slot): string | undefined => {
     if (!slot.companyKnown) {
-      slot.companyKey = companyOf(slot.companyName, slot.incoming.bytes.subarray(0, slot.incoming.length), slot.requestType);
+      slot.companyKey = companyOf(slot.companyName, bodies.view(slot.place, 0, slot.requestLength), slot.requestType);
       slot.companyKnown = true;
     }
     return slot.companyKey;
@@ -296,11 +335,11 @@ export function createRequestRing({
     sourceIp: slot.sourceIp,
     query: slot.url.split('?')[1] ?? '',
     requestType: slot.requestType,
-    requestBytes: slot.incoming.copy(),
-    requestSize: slot.incoming.size,
+    requestBytes: Buffer.from(bodies.view(slot.place, 0, slot.requestLength)),
+    requestSize: slot.requestSize,
     responseType: slot.responseType,
-    responseBytes: slot.outgoing.copy(),
-    responseSize: slot.outgoing.size,
+    responseBytes: Buffer.from(bodies.view(slot.place, 1, slot.responseLength)),
+    responseSize: slot.responseSize,
   });
   function itemOf(slot: Slot): RingEntry {
     if (slot.item) return slot.item;
@@ -327,7 +366,7 @@ export function createRequestRing({
     const at = (seq - 1) % size;
     let slot = slots[at];
     if (!slot) {
-      slot = { seq, time: 0, method: '', path: '', operation: null, status: 0, durationMs: 0, sourceIp: '', url: '', companyName: undefined, requestType: undefined, responseType: undefined, incoming: new Kept(), outgoing: new Kept(), item: undefined, companyKey: undefined, companyKnown: false };
+      slot = { seq, time: 0, method: '', path: '', operation: null, status: 0, durationMs: 0, sourceIp: '', url: '', companyName: undefined, requestType: undefined, responseType: undefined, place: at, requestLength: 0, requestSize: 0, responseLength: 0, responseSize: 0, item: undefined, companyKey: undefined, companyKnown: false };
       slots[at] = slot;
     }
     const responseType = res.getHeader('content-type');
@@ -353,12 +392,14 @@ export function createRequestRing({
     slot.item = undefined;
     slot.companyKey = undefined;
     slot.companyKnown = false;
-    // The slot takes the flight's buffers and the flight the slot's old ones, for the next request.
-    const { incoming, outgoing } = slot;
-    slot.incoming = flight.incoming;
-    slot.outgoing = flight.outgoing;
-    flight.incoming = incoming;
-    flight.outgoing = outgoing;
+    // The bodies are copied into the slot's place; the flight keeps its buffers for the next request.
+    const { incoming, outgoing } = flight;
+    bodies.keep(at, 0, incoming);
+    bodies.keep(at, 1, outgoing);
+    slot.requestLength = incoming.length;
+    slot.requestSize = incoming.size;
+    slot.responseLength = outgoing.length;
+    slot.responseSize = outgoing.size;
     flight.trace = noTrace;
     flight.path = undefined;
     pool.push(flight);
