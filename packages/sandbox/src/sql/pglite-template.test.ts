@@ -4,7 +4,7 @@
 // write (another user could have put any database there); a template that does not load is made again; and
 // a temp directory where nothing can be saved does not stop a database from opening.
 // Each test points TMPDIR at a directory of its own and imports pglite.ts afresh (a process keeps its
-// template in memory). Four of them run initdb (about 7 s each, 3.5 s of CPU).
+// template in memory). Six of them run initdb (2 to 7 s each, about 3.5 s of CPU).
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,30 @@ it('starts the fresh databases of a later process from that template, in memory 
   const open = await newProcess();
   expect(await marked(await open())).toBe(true);
   expect(await marked(await open(join(home, 'data-new')))).toBe(true);
+  // An empty directory is a new one too.
+  mkdirSync(join(home, 'data-empty'));
+  expect(await marked(await open(join(home, 'data-empty')))).toBe(true);
+}, 120_000);
+
+it('names the template after its user, and does not start from the template of another user', async () => {
+  const real = process.getuid;
+  const name = templates()[0]!;
+  expect(name).toMatch(new RegExp(`-${process.getuid!()}\\.tar$`));
+  try {
+    // Another user (ID 4242) on the same temp directory: the template there is not theirs.
+    process.getuid = () => 4242;
+    const open = await newProcess();
+    expect(await marked(await open())).toBe(false);
+    expect(templates().sort()).toEqual([name, name.replace(/-\d+\.tar$/, '-4242.tar')].sort());
+    // A system without user IDs: one template for everyone.
+    process.getuid = undefined;
+    const openHere = await newProcess();
+    expect(await (await openHere()).query('select 1 as one')).toEqual([{ one: 1 }]);
+    expect(templates()).toContain(name.replace(/-\d+\.tar$/, '-user.tar'));
+  } finally {
+    process.getuid = real;
+    for (const other of templates()) if (other !== name) rmSync(join(temp, other));
+  }
 }, 120_000);
 
 it('does not start from a template that others can write: it makes a new one and saves it over', async () => {
