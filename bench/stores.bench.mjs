@@ -8,12 +8,15 @@
 //
 // PostgreSQL is Debian's (scripts/install-postgres.sh), a throwaway cluster in the temp directory with its
 // default durability (fsync and synchronous_commit on: a 200 is on disk, as issue 15 asks).
+// For PostgreSQL it also says what a request wrote to the write-ahead log and how many flushes it had, of how
+// many milliseconds each (track_wal_io_timing on): an add's 200 waits for one, so its rate and p99 follow it.
 import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgresClient from 'postgres';
 import { startMocks } from '@idv-toolkit/mock';
 import { median } from './rounds.mjs';
 import { bareServer, startProcess } from './processes.mjs';
@@ -74,7 +77,7 @@ async function startPostgres() {
   try {
     pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale', 'C']);
     // STORES_BENCH_PG_OPTIONS adds server options by hand (e.g. `-c shared_preload_libraries=pg_stat_statements`).
-    pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=100 ${process.env.STORES_BENCH_PG_OPTIONS ?? ''}`]);
+    pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'server.log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=100 -c track_wal_io_timing=on ${process.env.STORES_BENCH_PG_OPTIONS ?? ''}`]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -128,8 +131,9 @@ function isBackend(pid) {
  * that started and ended within it is missed). PostgreSQL's CPU is also split: the backends that run the
  * sandboxes' statements, and the rest (checkpointer, WAL writer, autovacuum and the others).
  */
-async function round(urls, path, body, { seconds, connections, pids = [], db = () => [] }) {
+async function round(urls, path, body, { seconds, connections, pids = [], db = () => [], wal }) {
   const share = Math.round(connections / urls.length);
+  const walBefore = await wal?.();
   const cpu = (list) => list.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const dbBefore = new Map(db().map((pid) => [pid, cpuMs(pid)]));
   const before = cpu(pids);
@@ -146,7 +150,16 @@ async function round(urls, path, body, { seconds, connections, pids = [], db = (
     else background += used;
   }
   const perRequest = (ms) => (requests ? (ms * 1000) / requests : 0);
+  const walAfter = await wal?.();
+  const syncs = walAfter ? walAfter.syncs - walBefore.syncs : 0;
   return {
+    // What a request wrote to PostgreSQL's write-ahead log, how many flushes (fdatasync) a request had,
+    // and how long one took: every 200 of an add waits for one (p99 and add's rate follow it).
+    ...(walAfter && {
+      walBytes: requests ? (walAfter.bytes - walBefore.bytes) / requests : 0,
+      walSyncs: requests ? syncs / requests : 0,
+      walSyncMs: syncs ? (walAfter.syncMs - walBefore.syncMs) / syncs : 0,
+    }),
     rps,
     p99Ms: Math.max(...figures.map((f) => f.p99Ms)),
     cpuUs: perRequest(cpu(pids) - before),
@@ -204,6 +217,14 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
     const candidates = only ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all;
     const processes = { memory: [memory], pglite: [pglite], postgresOne: [pgOne], postgresTwo: [pgOne, pgTwo], bare: [bare] };
     const databaseOf = { postgresOne: postgres.pids, postgresTwo: postgres.pids };
+    // The cluster's write-ahead log counters (track_wal_io_timing is on): read before and after a round.
+    const admin = postgresClient(postgres.url, { max: 1, onnotice: () => {} });
+    cleanups.push(() => admin.end({ timeout: 1 }));
+    const walOf = { postgresOne: true, postgresTwo: true };
+    const wal = async () => {
+      const [row] = await admin`select wal_bytes::float8 as bytes, wal_sync::float8 as syncs, wal_sync_time::float8 as sync_ms from pg_stat_wal`;
+      return { bytes: row.bytes, syncs: row.syncs, syncMs: row.sync_ms };
+    };
     trace(`candidates: ${JSON.stringify(candidates)}`);
     const results = {};
     for (const operation of ['add', 'list']) {
@@ -215,7 +236,7 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
       for (let r = 0; r < rounds; r++) {
         const order = Object.keys(candidates);
         if (r % 2) order.reverse();
-        for (const name of order) figures[name].push(await round(candidates[name], paths[operation], bodies[operation], { seconds, connections, pids: (processes[name] ?? []).map((p) => p.child.pid), db: databaseOf[name] }));
+        for (const name of order) figures[name].push(await round(candidates[name], paths[operation], bodies[operation], { seconds, connections, pids: (processes[name] ?? []).map((p) => p.child.pid), db: databaseOf[name], wal: walOf[name] && wal }));
       }
       const rps = (name) => figures[name].map((f) => f.rps);
       const ratio = (a, b) => (figures[a] && figures[b] ? median(rps(a).map((value, i) => value / rps(b)[i])) : NaN);
@@ -227,6 +248,9 @@ export async function storesBench({ rounds = 3, seconds = 2, connections = 10, s
         cpuUs: each((f) => f.cpuUs),
         dbCpuUs: each((f) => f.dbCpuUs),
         dbBackendCpuUs: each((f) => f.dbBackendCpuUs),
+        walBytes: each((f) => f.walBytes),
+        walSyncs: each((f) => f.walSyncs),
+        walSyncMs: each((f) => f.walSyncMs),
         memoryVsPrism: ratio('memory', 'prism'),
         memoryVsBare: ratio('memory', 'bare'),
         pgliteVsPrism: ratio('pglite', 'prism'),
@@ -249,7 +273,8 @@ export function storesReport(figures) {
   for (const [operation, name] of [['add', 'add-blacklist-record'], ['list', 'list-blacklist-records']]) {
     const f = figures[operation];
     const cpu = (store) =>
-      f.cpuUs?.[store] ? `, CPU ${f.cpuUs[store].toFixed(0)} µs/req${f.dbCpuUs[store] ? ` + PostgreSQL ${f.dbCpuUs[store].toFixed(0)} (backends ${f.dbBackendCpuUs[store].toFixed(0)})` : ''}` : '';
+      f.cpuUs?.[store] ? `, CPU ${f.cpuUs[store].toFixed(0)} µs/req${f.dbCpuUs[store] ? ` + PostgreSQL ${f.dbCpuUs[store].toFixed(0)} (backends ${f.dbBackendCpuUs[store].toFixed(0)})` : ''}${wal(store)}` : '';
+    const wal = (store) => (Number.isFinite(f.walBytes?.[store]) ? `, WAL ${f.walBytes[store].toFixed(0)} B/req, ${f.walSyncs[store].toFixed(2)} flushes/req of ${f.walSyncMs[store].toFixed(2)} ms` : '');
     const each = Object.entries(f.rps)
       .map(([store, rps]) => `${store} ${rps.toFixed(0)} req/s (p99 ${f.p99Ms[store].toFixed(1)} ms${cpu(store)})`)
       .join(', ');
