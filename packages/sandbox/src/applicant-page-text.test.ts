@@ -54,7 +54,8 @@ describe('the applicant page of a session', () => {
       expect(page).toContain(`<button name="result" value="${value}">${label}</button>`);
     }
     expect(page).not.toContain('This session has expired.');
-    expect(page).not.toContain('role="status"');
+    // No message: nothing between the status and the steps.
+    expect(page).toContain('</strong></p>\n      \n      <h2>Steps</h2>');
   });
 
   it('says it expired, and offers no form, once it has', () => {
