@@ -1,6 +1,6 @@
-// Pages of one company asked for in one turn, or while its last page query runs, are read by one statement
-// (store.ts `page`): each caller gets the page and total it would get alone, and a page is never answered
-// by a query sent before it was asked for, so it reads every write answered before it.
+// Pages of one company asked for in one turn are read by one statement (store.ts `page`): each caller gets
+// the page and total it would get alone, and a page is never answered by a query sent before it was asked
+// for, so it reads every write answered before it.
 import { expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
 import type { BlacklistRecord, User } from '../state.js';
@@ -20,15 +20,13 @@ function countingPages(db: Database) {
   const seen = { pages: 0, hold: undefined as Promise<void> | undefined };
   const database: Database = {
     ...db,
-    query: async (text, params) => {
-      if (/ offset /.test(text) && /blacklist_records/.test(text)) {
-        seen.pages++;
-        const answer = db.query(text, params);
-        // Sent now (its snapshot taken), answered once the test lets it go.
-        await seen.hold;
-        return answer;
-      }
-      return db.query(text, params);
+    query: async <Row,>(text: string, params?: readonly unknown[]) => {
+      if (!(/ offset /.test(text) && /blacklist_records/.test(text))) return db.query<Row>(text, params);
+      seen.pages++;
+      const answer = db.query<Row>(text, params);
+      // Sent now (its snapshot taken), answered once the test lets it go.
+      await seen.hold;
+      return answer;
     },
   };
   return { database, seen };
@@ -71,7 +69,7 @@ it('gives each caller of a page of users its own objects', async () => {
   expect(two).not.toBe(one);
 });
 
-it('reads a write answered while an earlier page query ran: the page waits for the next query', async () => {
+it('reads a write answered while an earlier page query ran: the page goes in a query of its own', async () => {
   const { database, seen } = countingPages(await pool());
   const state = sqlState(database, defaultLimits);
   const other = sqlState(await pool(), defaultLimits);

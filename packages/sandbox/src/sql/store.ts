@@ -226,24 +226,14 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
   type PageWaiting = { offset: number; limit: number; counting: { resolve: (n: number) => void; reject: (error: unknown) => void } | undefined; resolve: (rows: T[]) => void; reject: (error: unknown) => void };
   /**
    * Pages of a company asked for outside a transaction and not yet sent. Those asked in one turn of the
-   * event loop, or while the company's last page query runs, are read by ONE statement (one round trip,
-   * one snapshot for all: a listing is two round trips, this and the rate limit's, and each costs both
-   * processes more CPU than the statement's own work; issue 15's bench). A page is never answered by a
-   * query sent before it was asked for, so it reads every write answered before.
+   * event loop (the listings a rate-limit batch lets through come in one) are read by ONE statement (one
+   * round trip, one snapshot for all: a listing is two round trips, this and the rate limit's, and each
+   * costs both processes more CPU than the statement's own work; issue 15's bench). A page is never
+   * answered by a query sent before it was asked for, so it reads every write answered before. Not held
+   * back while an earlier batch runs: batches go on the pool's connections side by side, so one slow
+   * answer does not hold up the company's next listings (p99).
    */
   const pagesWaiting = new Map<string, PageWaiting[]>();
-  const pagesOf = async (company: string, entry: PageWaiting[]) => {
-    while (entry.length) {
-      const batch = entry.splice(0);
-      try {
-        const pages = await pagesNow(company, batch);
-        batch.forEach((waiting, i) => waiting.resolve(pages[i]!));
-      } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
-      }
-    }
-    pagesWaiting.delete(company);
-  };
   /** The pages of `batch`, each as it reads alone (same pairs of offset and limit read once), in one statement. */
   const pagesNow = async (company: string, batch: PageWaiting[]): Promise<T[][]> => {
     const pairs = new Map<string, number>();
@@ -441,8 +431,14 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
         if (entry) return void entry.push(waiting);
         const fresh = [waiting];
         pagesWaiting.set(company, fresh);
-        // The rest of this turn's pages of the company join it (see `pagesOf`).
-        setImmediate(() => void pagesOf(company, fresh));
+        // The rest of this turn's pages of the company join it; then it is sent (see `pagesWaiting`).
+        setImmediate(() => {
+          pagesWaiting.delete(company);
+          pagesNow(company, fresh).then(
+            (pages) => fresh.forEach((one, i) => one.resolve(pages[i]!)),
+            (error) => fresh.forEach((one) => one.reject(error)),
+          );
+        });
       });
     },
     count: (company) =>
