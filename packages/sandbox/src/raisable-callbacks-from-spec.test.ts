@@ -21,6 +21,9 @@ describe('the raisable callbacks of a description', () => {
       document({
         'no-post': { get: {} },
         'no-body': { post: {} },
+        'no-content': { post: { requestBody: {} } },
+        'broken-ref': { post: { requestBody: { $ref: '#/components/requestBodies/missing' } } },
+        'broken-schema-ref': body({ schema: { $ref: '#/components/nothing/here' } }),
         'no-json': { post: { requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } } },
         'no-schema': body({ example: { a: 1 } }),
         'session-change': body({ schema: object({ type: { const: 'session-change' } }) }),

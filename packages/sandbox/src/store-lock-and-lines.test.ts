@@ -35,7 +35,20 @@ describe('the start-up line', () => {
     } finally {
       await store.close();
     }
+    // Closed with the store.
+    await expect(store.database!.query('select 1')).rejects.toThrow();
   }, 60_000);
+
+  it('of no flag at all is PGlite in .sandbox-data where npm was run', async () => {
+    process.env.INIT_CWD = join(dir, 'npm-ran-here');
+    const store = await openStore({});
+    try {
+      expect(store.description).toBe(`PGlite in ${join(dir, 'npm-ran-here', '.sandbox-data')} (new) (kept across restarts; --memory keeps nothing, --data <dir> chooses another)`);
+      expect(store.database!.kind).toBe('pglite');
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 
   it('of a PGlite directory names it, and says (new) the first time only', async () => {
     const data = join(dir, 'lines', 'data');
