@@ -6,6 +6,8 @@ import { defaultLimits } from '../limits.js';
 import type { BlacklistRecord, User } from '../state.js';
 import type { Database } from './database.js';
 import { filePools } from './file-pools.test-helper.js';
+import { migrate } from './migrations.js';
+import { openPglite } from './pglite.js';
 import { sqlState } from './store.js';
 
 const a = 'ck_test_page_batch_a_0000';
@@ -103,3 +105,16 @@ it('fails every page of a statement that fails, and their totals; the next page 
   refuse = false;
   expect(await Promise.all([state.blacklist.count(d), state.blacklist.page(d, 0, 10)])).toEqual([1, [record('d1')]]);
 });
+
+it('reads pages asked for together the same way on PGlite (the same statement)', async () => {
+  const db = await openPglite();
+  try {
+    await migrate(db);
+    const state = sqlState(db, defaultLimits);
+    for (let i = 1; i <= 4; i++) await state.blacklist.put(a, `blk_p${i}`, record(`p${i}`));
+    const [total, first, rest, none] = await Promise.all([state.blacklist.count(a), state.blacklist.page(a, 0, 2), state.blacklist.page(a, 2, 10), state.blacklist.page(a, 8, 1)]);
+    expect([total, first!.map((r) => r.id), rest!.map((r) => r.id), none]).toEqual([4, ['p1', 'p2'], ['p3', 'p4'], []]);
+  } finally {
+    await db.close();
+  }
+}, 60_000);
