@@ -27,6 +27,7 @@ describe('the raisable callbacks of a description', () => {
         'no-json': { post: { requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } } },
         'no-schema': body({ example: { a: 1 } }),
         'session-change': body({ schema: object({ type: { const: 'session-change' } }) }),
+        'video-call-status-update': body({ schema: object({ type: { const: 'video-call-status-update' } }) }),
         kept: body({ schema: object({ text: { type: 'string' } }) }),
       }),
     );
