@@ -89,6 +89,7 @@ it('holds the process open while a statement waits for its answer, and only then
     expect(holding()).toBe(idle);
     // Answered in the order asked: the quick one first, while the slow one still waits.
     const quick = db.query('select 1');
+    expect(holding()).toBe(idle + 1);
     const slow = db.query('select pg_sleep(0.4)');
     expect(holding()).toBe(idle + 1);
     await quick;
