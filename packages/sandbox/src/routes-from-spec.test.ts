@@ -67,6 +67,16 @@ describe('a route of the descriptions', () => {
     expect(steps.validate([])).toBe(true);
   });
 
+  it('refuses a number given as text, and reports every problem of a body, not only the first', () => {
+    const list = route('listBlacklistRecords');
+    expect(list.validate({ companyKey: 'ck_test_x', query: { offset: 0, limit: 20 } })).toBe(true);
+    const given = { companyKey: 'ck_test_x', query: { offset: '0', limit: '20' } };
+    expect(list.validate(given)).toBe(false);
+    // Not converted in place either: the body stays as the caller sent it.
+    expect(given.query).toEqual({ offset: '0', limit: '20' });
+    expect(list.validate.errors?.map((error) => error.instancePath).sort()).toEqual(['/query/limit', '/query/offset']);
+  });
+
   it('checks a body that carries a file against its schema', () => {
     const spoofing = route('checkSpoofing');
     expect(spoofing.validate({ companyKey: 'ck_test_x', file: 'AAAA' })).toBe(true);
