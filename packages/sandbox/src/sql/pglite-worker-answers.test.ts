@@ -84,6 +84,9 @@ it('holds the process open while a statement waits for its answer, and only then
   const idle = holding();
   const db = await openPglite(undefined, { worker: true });
   try {
+    // Opened, nothing asked yet: a script that opens the database and does nothing else can exit.
+    await turn();
+    expect(holding()).toBe(idle);
     await db.query('select 1');
     await turn();
     expect(holding()).toBe(idle);

@@ -191,7 +191,6 @@ export async function openPgliteWorker(dir: string | undefined, load?: Blob): Pr
     await worker.terminate();
     throw error;
   }
-  worker.unref();
   worker.on('message', (reply: Reply) => {
     const call = pending.get(reply.id);
     if (!call) return;
@@ -202,10 +201,14 @@ export async function openPgliteWorker(dir: string | undefined, load?: Blob): Pr
   });
   worker.on('error', (error) => settleAll(error));
   worker.on('exit', (code) => settleAll(new Error(closed ? 'the database is closed' : `the PGlite worker stopped (exit code ${code})`)));
+  // Only now: adding a 'message' listener refs the worker's port again, which kept the process alive after
+  // the open until the first call's answer.
+  worker.unref();
 
   const call = <T>(request: Message): Promise<T> => {
     if (closed) return Promise.reject(new Error('the database is closed'));
     if (dead) return Promise.reject(dead);
+    // Stryker disable next-line UpdateOperator: counting down keeps the IDs distinct (the start's answer, ID 0, has its own listener).
     const id = nextId++;
     if (!pending.size) worker.ref();
     return new Promise<T>((resolve, reject) => {
@@ -219,6 +222,7 @@ export async function openPgliteWorker(dir: string | undefined, load?: Blob): Pr
     kind: 'pglite',
     query: (text, params) => query(text, params),
     async transaction(work) {
+      // Stryker disable next-line UpdateOperator: counting down keeps the transactions' IDs distinct.
       const tx = nextTx++;
       // Not awaited: the worker handles messages in order, so the first statement follows the BEGIN at once.
       const begun = call<void>({ op: 'begin', tx });
