@@ -14,5 +14,6 @@ export class InternalArgumentError extends Error {}
 /** A company holds as many records or bytes as the sandbox keeps for it (limits.ts): nothing was stored. */
 export class StoreFull extends Error {
   /** Thrown as this one instance: a company at its cap may send many requests, and a stack each costs. */
+  // Stryker disable next-line StringLiteral: the message is never shown (the server answers StoreFull with a code).
   static readonly instance: StoreFull = new StoreFull('the company holds as many records as the sandbox keeps (limits.ts)');
 }
