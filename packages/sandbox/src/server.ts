@@ -560,8 +560,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // function, its promise and a turn fewer per request (issue 14's bench).
     const api = route!;
     let outcome: Outcome;
-    // Whether the answer was made in a later turn than the request's (its body or its store awaited): see answerAtTurnEnd.
-    let later = false;
+    // The event loop's turn the request came in (an answer made in a later one is written at once: answerAtTurnEnd).
+    const arrivedIn = currentTurn();
     try {
       const maxBytes = api.uploads ? limits.maxUploadBodyBytes : limits.maxBodyBytes;
       let fields: Record<string, unknown>;
@@ -572,24 +572,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const declared = jsonBodyDeclared(req, maxBytes);
         await undefined;
         const read = jsonBodyRead(req, maxBytes, declared);
-        later = read instanceof Promise;
-        fields = later ? await read : (read as Record<string, unknown>);
+        fields = read instanceof Promise ? await read : read;
       } else if (api.body === 'query') fields = Object.fromEntries(url.searchParams);
-      else {
-        later = true;
-        ({ fields, files } = await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined));
-      }
+      else ({ fields, files } = await readBody(req, api.body, maxBytes, api.uploads ? uploadReading(api) : undefined));
       // An answer already made (a handler that answered without a promise) is written in this turn.
       const answered = answer(api, fields, files, withParameters.has(api) ? (api.match.exec(url.pathname)?.groups ?? {}) : noParams, trace);
-      if (answered instanceof Promise) {
-        later = true;
-        outcome = await answered;
-      } else outcome = answered;
+      outcome = answered instanceof Promise ? await answered : answered;
     } catch (error) {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(api, error.unread);
     }
-    if ('json' in outcome && later) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
+    if ('json' in outcome && turn !== arrivedIn) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
     if ('json' in outcome) return answerAtTurnEnd(res, outcome.status, outcome.text ?? JSON.stringify(outcome.json), outcome.close === true, outcome.headers);
     res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
     res.end(outcome.bytes);
@@ -619,12 +612,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
    * several connections is then woken once for the burst, where an answer written as soon as it was made
    * woke it once an answer, each a wake-up of another process that the kernel charges to the writer (issue
    * 14's bench: `perf` showed the wake-ups of wrk, in sock_def_readable, as a sixth of add's CPU). An answer
-   * waits at most for the other requests of its turn. Only answers made in their request's own turn wait:
-   * one made later, after a database's answer (PGlite, PostgreSQL), is written at once, since holding those
-   * back cost PGlite's add a quarter of its rate (bench/stores.bench.mjs: 146 against 189 µs a request).
+   * waits at most for the other requests of its turn. Only answers made in their request's own turn wait
+   * (promises settled within it included: the memory store's pages): one made in a later turn, after a
+   * database's answer (PGlite, PostgreSQL), is written at once, since holding those back cost PGlite's add a
+   * quarter of its rate (bench/stores.bench.mjs: 146 against 189 µs a request).
    */
   type Waiting = { res: ServerResponse; status: number; text: JsonText; close: boolean; headers: Record<string, string> | undefined };
   const waiting: (Waiting | undefined)[] = [];
+  /** The event loop's turns that had requests, counted at each one's end (`currentTurn`). */
+  let turn = 0;
+  let turnCounted = false;
+  const countTurn = () => {
+    turn++;
+    turnCounted = false;
+  };
+  function currentTurn() {
+    if (!turnCounted) {
+      turnCounted = true;
+      atTurnEnd(countTurn);
+    }
+    return turn;
+  }
   function answerAtTurnEnd(res: ServerResponse, status: number, text: JsonText, close: boolean, headers: Record<string, string> | undefined) {
     if (waiting.length === 0) atTurnEnd(writeWaiting);
     waiting.push({ res, status, text, close, headers });
