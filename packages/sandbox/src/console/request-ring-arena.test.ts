@@ -1,31 +1,20 @@
 // The request log keeps short bodies in one arena of the ring's places and longer ones in a buffer of the
 // place's own (request-ring.ts `Bodies`): whichever holds it, and whatever a place held before, an entry
 // shows its own request and answer, cut at 16 KiB and counted whole.
-import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { manualClock } from '../clock.js';
-import { companiesFrom } from '../companies.js';
 import { maxKeptBytes } from './redact.js';
-import { createRequestRing, tappable } from './request-ring.js';
+import { ringBehindEcho } from './request-ring-echo.test-helper.js';
 
-const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_arena_0000' }] });
 let close = () => {};
 afterEach(() => close());
 
 it('shows each entry its own bodies, short or long, as places are reused', async () => {
-  const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets: [], clock: manualClock(), size: 2 });
-  const server = createServer(tappable, (req, res) => {
-    ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`answer to ${Buffer.concat(chunks).toString('utf8')}`);
-    });
+  const echo = await ringBehindEcho('ck_test_arena_0000', (body, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`answer to ${body.toString('utf8')}`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () => server.close();
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/echo`;
+  const { ring, url } = echo;
+  close = echo.close;
   const bodyOf = (n: number, length: number) => `${n}\u00e9`.padEnd(length, String.fromCharCode(97 + (n % 26)));
   // Around the arena's 256 bytes (é takes two), far over it, over the 16 KiB kept, and back to short ones.
   const lengths = [1, 253, 254, 255, 256, 3000, 10, 20_000, 5, 300, 254, 1];

@@ -1,31 +1,20 @@
 // A body that fills its place of the ring's arena exactly (256 bytes, request-ring.ts `Bodies`) stays in
 // its place: the entry next to it, older and still listed, shows its own request as it came.
-import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { manualClock } from '../clock.js';
-import { companiesFrom } from '../companies.js';
-import { createRequestRing, tappable } from './request-ring.js';
+import { ringBehindEcho } from './request-ring-echo.test-helper.js';
 
-const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_full_place_0' }] });
 let close = () => {};
 afterEach(() => close());
 
 it('shows the older entry its own request after an answer of exactly 256 bytes in the place before it', async () => {
-  const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets: [], clock: manualClock(), size: 2 });
   // Each request says how long its answer is, and of which letter.
-  const server = createServer(tappable, (req, res) => {
-    ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const [letter, length] = Buffer.concat(chunks).toString('utf8').split(':');
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(letter!.repeat(Number(length)));
-    });
+  const echo = await ringBehindEcho('ck_test_full_place_0', (body, res) => {
+    const [letter, length] = body.toString('utf8').split(':');
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(letter!.repeat(Number(length)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () => server.close();
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/echo`;
+  const { ring, url } = echo;
+  close = echo.close;
   const send = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body }).then((r) => r.text());
   // A long answer first (the bytes after an answer's 256th are then Zs), then entry B in the second place,
   // then an answer of 256 Cs in the first place again, just before B's request in the arena.

@@ -1,29 +1,19 @@
 // The request log reuses its places and their buffers (request-ring.ts): an entry handed out before its
 // place is taken by a newer request still shows its own request, and IDs find only what the ring holds.
-import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { manualClock } from '../clock.js';
-import { companiesFrom } from '../companies.js';
-import { createRequestRing, tappable, type RingEntry } from './request-ring.js';
+import type { RingEntry } from './request-ring.js';
+import { ringBehindEcho } from './request-ring-echo.test-helper.js';
 
-const [company] = companiesFrom({ companies: [{ name: 'Company A', companyKey: 'ck_test_reuse_0000' }] });
 let close = () => {};
 afterEach(() => close());
 
 it('keeps an entry handed out right after its place in the ring is reused', async () => {
-  const ring = createRequestRing({ companies: new Map([[company!.companyKey, company!]]), secrets: [], clock: manualClock(), size: 2 });
-  const server = createServer(tappable, (req, res) => {
-    ring.tap(req, res, { operation: 'echo', company: 'Company A' }, '/echo');
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(Buffer.concat(chunks));
-    });
+  const echo = await ringBehindEcho('ck_test_reuse_0000', (body, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () => server.close();
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/echo`;
+  const { ring, url } = echo;
+  close = echo.close;
   const send = (n: number) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n, pad: 'x'.repeat(700) }) }).then((r) => r.text());
   const streamed: RingEntry[] = [];
   ring.subscribe((item) => streamed.push(item));
@@ -34,7 +24,7 @@ it('keeps an entry handed out right after its place in the ring is reused', asyn
   expect(JSON.parse(first!.entry.response.text!).n).toBe(1);
   expect(first!.entry.response.contentType).toBe('application/json');
   expect(streamed.map((item) => JSON.parse(item.entry.request.text!).n)).toEqual([1, 2, 3, 4, 5]);
-  expect(ring.list(company!.companyKey).map((item) => JSON.parse(item.entry.response.text!).n)).toEqual([5, 4]);
+  expect(ring.list('ck_test_reuse_0000').map((item) => JSON.parse(item.entry.response.text!).n)).toEqual([5, 4]);
   expect(ring.get('req_000001')).toBeUndefined();
   expect(ring.get('req_000005')?.entry.id).toBe('req_000005');
   expect(ring.get('req_5')).toBeUndefined();
