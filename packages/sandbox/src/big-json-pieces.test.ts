@@ -5,16 +5,10 @@
 // their limit; a long string under a nested key that has a file field's name is refused.
 import { describe, expect, it } from 'vitest';
 import { BigJsonError, BigJsonReader } from './big-json.js';
+import { bigFields, readInChunks } from './big-json.test-helper.js';
 
 const piece = 512 * 1024;
-const bigFields = new Set(['content', 'file']);
-
-async function read(text: string, size: number, bigString = 16, maxSkeletonBytes = 10_000) {
-  const reader = new BigJsonReader(bigString, maxSkeletonBytes);
-  const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length; at += size) reader.write(bytes.subarray(at, at + size));
-  return reader.end(bigFields);
-}
+const read = readInChunks;
 
 /** JSON text of a string whose escape or character `inner` starts `shift` bytes before each piece's edge. */
 function cutAt(inner: string, shift: number): string {

@@ -2,16 +2,9 @@
 // the body is cut into chunks, or refuse it where JSON.parse or the text limit would.
 import { describe, expect, it } from 'vitest';
 import { BigJsonError, BigJsonReader } from './big-json.js';
+import { readInChunks } from './big-json.test-helper.js';
 
-const bigFields = new Set(['content', 'file']);
-
-/** Feeds `text` to a reader in chunks of `size` bytes and ends it. */
-async function read(text: string, size: number, bigString = 16, maxSkeletonBytes = 10_000) {
-  const reader = new BigJsonReader(bigString, maxSkeletonBytes);
-  const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length; at += size) reader.write(bytes.subarray(at, at + size));
-  return reader.end(bigFields);
-}
+const read = readInChunks;
 
 const sizes = [1, 2, 3, 5, 7, 64, 100_000];
 
