@@ -8,7 +8,7 @@ import type { Database } from '../sql/database.js';
 import { createTestDatabase } from '../sql/pg-cluster.test-helper.js';
 import { openPostgres } from '../sql/postgres.js';
 import { createSqlRequestLog, type SqlRequestLog } from './request-log-sql.js';
-import type { Raw } from './request-ring.js';
+import { rawRequest } from './request-log-rows.test-helper.js';
 
 const keyA = 'ck_test_log_reads_a_0000';
 const keyB = 'ck_test_log_reads_b_0000';
@@ -32,28 +32,7 @@ async function logsOn(count: number, options: Partial<Parameters<typeof createSq
   return made;
 }
 
-const raw = (n: number, changes: Partial<Raw> & { body?: object; answer?: object } = {}): Raw => {
-  const { body, answer, ...rest } = changes;
-  const request = Buffer.from(JSON.stringify(body ?? { n }));
-  const response = Buffer.from(JSON.stringify(answer ?? {}));
-  return {
-    time: '2026-01-01T00:00:00.000Z',
-    method: 'POST',
-    path: '/begin',
-    operation: 'begin',
-    status: 200,
-    durationMs: 1,
-    sourceIp: '127.0.0.1',
-    query: '',
-    requestType: 'application/json',
-    requestBytes: request,
-    requestSize: request.length,
-    responseType: 'application/json',
-    responseBytes: response,
-    responseSize: response.length,
-    ...rest,
-  };
-};
+const raw = rawRequest;
 const numbers = (entries: { entry: { request: { text: string | null } } }[]) => entries.map((item) => JSON.parse(item.entry.request.text!).n as number);
 
 it('lists a company\'s requests or everyone\'s, newest first, by operation, status, session and text, as many as asked', async () => {

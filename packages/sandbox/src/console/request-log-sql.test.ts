@@ -7,7 +7,7 @@ import type { Database } from '../sql/database.js';
 import { createTestDatabase } from '../sql/pg-cluster.test-helper.js';
 import { openPostgres } from '../sql/postgres.js';
 import { createSqlRequestLog } from './request-log-sql.js';
-import type { Raw } from './request-ring.js';
+import { rawRequest } from './request-log-rows.test-helper.js';
 
 let url: string;
 const opened: Database[] = [];
@@ -23,22 +23,7 @@ afterAll(async () => {
   for (const db of opened) await db.close();
 });
 
-const raw = (n: number): Raw => ({
-  time: '2026-01-01T00:00:00.000Z',
-  method: 'POST',
-  path: '/begin',
-  operation: 'begin',
-  status: 200,
-  durationMs: 1,
-  sourceIp: '127.0.0.1',
-  query: '',
-  requestType: 'application/json',
-  requestBytes: Buffer.from(JSON.stringify({ companyKey: keyA, n })),
-  requestSize: 40,
-  responseType: 'application/json',
-  responseBytes: Buffer.from('{}'),
-  responseSize: 2,
-});
+const raw = (n: number) => rawRequest(n, { body: { companyKey: keyA, n } });
 
 describe('the request log on PostgreSQL', () => {
   it('shows a request answered by one instance in the other instance\'s console, redacted, to its company only', async () => {
