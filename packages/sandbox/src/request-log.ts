@@ -20,10 +20,7 @@ function shownPath(path: string, secrets: readonly string[]): string {
   return shown;
 }
 
-/**
- * A writer of lines that also takes a request's line as its parts (`request`), writing them as
- * `formatLine` would write the line, without making the line's string first.
- */
+/** A writer of lines that also takes a request's line as its parts (`request`), formatted by `formatLine`. */
 export type LineWriter = ((text: string) => void) & { request(line: RequestLine, secrets: readonly string[]): void };
 
 /**
@@ -82,13 +79,6 @@ export function batchedLines(write: (text: string) => void): LineWriter {
     write(text);
   };
   process.once('exit', flush);
-  /** A line's bytes are pending: written at once when enough are, or soon. */
-  const added = (length: number) => {
-    pending[used++] = 10;
-    characters += length;
-    if (characters >= flushCharacters) flush();
-    else timer ??= setTimeout(flush, flushMs).unref();
-  };
   const line = (text: string) => {
     // A UTF-8 character takes at most 3 bytes per UTF-16 unit: make room for the worst case.
     const most = text.length * 3 + 1;
@@ -97,47 +87,12 @@ export function batchedLines(write: (text: string) => void): LineWriter {
       if (most > pending.length) pending = Buffer.allocUnsafeSlow(most);
     }
     used += pending.write(text, used);
-    added(text.length);
+    pending[used++] = 10;
+    characters += text.length;
+    if (characters >= flushCharacters) flush();
+    else timer ??= setTimeout(flush, flushMs).unref();
   };
-  /**
-   * Writes `text` at `at` if it is all ASCII (one byte a character, as UTF-8 writes it), by a loop: a part
-   * of a line is a few dozen characters, which a call into Buffer's native writer costs more than copying
-   * (issue 14's bench: a line a request). -1 at the first other character.
-   */
-  const ascii = (text: string, at: number): number => {
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code > 0x7f) return -1;
-      pending[at++] = code;
-    }
-    return at;
-  };
-  /** A request's line from its parts, the bytes `line(formatLine(parts, secrets))` writes. */
-  const request = (parts: RequestLine, secrets: readonly string[]) => {
-    const path = shownPath(parts.path, secrets);
-    const operation = parts.operation ?? '-';
-    const ms = oneDecimal(parts.ms);
-    const company = parts.company === undefined ? '-' : quoted(parts.company);
-    const status = parts.status;
-    // ASCII only: the parts' lengths, four spaces, up to 16 digits of status and "ms".
-    const length = parts.method.length + path.length + operation.length + ms.length + company.length + 22;
-    if (!(Number.isInteger(status) && status >= 0 && status < 1000) || used + length + 1 > pending.length) return line(formatLine(parts, secrets));
-    const start = used;
-    let at = ascii(parts.method, start);
-    if (at >= 0) (pending[at++] = 32), (at = ascii(path, at));
-    if (at >= 0) (pending[at++] = 32), (at = ascii(operation, at));
-    if (at < 0) return line(formatLine(parts, secrets));
-    pending[at++] = 32;
-    // A status of 0 to 999 in its decimal digits, as a template writes it.
-    if (status >= 100) pending[at++] = 48 + Math.floor(status / 100);
-    if (status >= 10) pending[at++] = 48 + (Math.floor(status / 10) % 10);
-    pending[at++] = 48 + (status % 10);
-    pending[at++] = 32;
-    at = ascii(ms, at);
-    if (at >= 0) (pending[at++] = 109), (pending[at++] = 115), (pending[at++] = 32), (at = ascii(company, at));
-    if (at < 0) return line(formatLine(parts, secrets));
-    used = at;
-    added(at - start);
-  };
+  /** A request's line from its parts, as `formatLine` writes it. */
+  const request = (parts: RequestLine, secrets: readonly string[]) => line(formatLine(parts, secrets));
   return Object.assign(line, { request });
 }
