@@ -88,6 +88,9 @@ it('reads the session of an answer only from a JSON answer, whole', async () => 
   const cut = await entryOf({ answer: answerJson(`{"id":"cut-answer"}${' '.repeat(20_000)}`) });
   expect(cut.response.truncated).toBe(true);
   expect(cut.sessionId).toBeNull();
+  // An answer typed JSON that does not parse is shown as it came, with no session.
+  const broken = await entryOf({ answer: answerJson('{"id":"broken"') });
+  expect([broken.response.text, broken.sessionId]).toEqual(['{"id":"broken"', null]);
   // A JSON answer with no content type is not read either.
   expect((await entryOf({ answer: (res) => res.end('{"id":"untyped"}') })).sessionId).toBeNull();
 });

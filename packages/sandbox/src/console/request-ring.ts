@@ -166,7 +166,6 @@ export function describe(id: string, raw: Raw, secrets: readonly string[]): Logg
   if (response.text !== null && !response.truncated && raw.responseType?.includes('json')) {
     try {
       answer = JSON.parse(raw.responseBytes.toString('utf8'));
-    // Stryker disable next-line BlockStatement: `answer` is already null when JSON.parse throws
     } catch {
       answer = null;
     }
