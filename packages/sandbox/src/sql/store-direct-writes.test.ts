@@ -68,6 +68,16 @@ it('putChecked refuses a unique key another record of the company holds, naming 
   expect(await state.users.count(a)).toBe(1);
 }, 60_000);
 
+it('passes on, as it is, a database error that is not a unique key taken', async () => {
+  const { db } = await opened();
+  const refused = Object.assign(new Error('refused by the database'), { code: '53100' });
+  const failing: Database = { ...db, query: () => Promise.reject(refused) };
+  const one = [{ company: a, id: 'usr_1', record: user('usr_1', 'one@example.org') }];
+  await expect(putChecked(failing, 'users', specs.users, a, 'usr_1', one[0]!.record)).rejects.toBe(refused);
+  await expect(putBatch(failing, 'users', specs.users as CollectionOptions<unknown>, one, usageTally())).rejects.toBe(refused);
+  await expect(putBatch(failing, 'users', specs.users as CollectionOptions<unknown>, one, usageTally(), { fresh: true })).rejects.toBe(refused);
+}, 60_000);
+
 for (const fresh of [false, true]) {
   it(`putBatch${fresh ? ' (fresh)' : ''} stores each record with its keys, in order, and tallies each company's records and bytes`, async () => {
     const { db, state } = await opened();

@@ -54,3 +54,19 @@ it('stores writes of one company sent at once each in its own kind, one ID twice
   expect(await state.users.get(a, 'blk_1')).toBeUndefined();
   expect([await state.users.count(a), await state.blacklist.count(a)]).toEqual([3, 1]);
 }, 60_000);
+
+it('keeps each record of writes sent at once to two kinds of record in its own kind', async () => {
+  const state = sqlState(await pool(), defaultLimits);
+  await state.clear(a);
+  // The first write runs alone; the ones sent with it wait and go together.
+  await Promise.all([
+    state.users.put(a, 'usr_m1', user('usr_m1', 'm1@example.org')),
+    state.blacklist.put(a, 'blk_m1', blk('blk_m1', 'M-1')),
+    state.users.put(a, 'usr_m2', user('usr_m2', 'm2@example.org')),
+    state.blacklist.put(a, 'blk_m2', blk('blk_m2', 'M-2')),
+    state.users.put(a, 'usr_m3', user('usr_m3', 'm3@example.org')),
+  ]);
+  expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_m1', 'usr_m2', 'usr_m3']);
+  expect((await state.blacklist.list(a)).map((r) => r.id)).toEqual(['blk_m1', 'blk_m2']);
+  expect([await state.users.count(a), await state.blacklist.count(a)]).toEqual([3, 2]);
+}, 60_000);

@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits, type Limits } from '../limits.js';
-import { memoryState, type MonitoringQuery, type State, type User } from '../state.js';
+import { memoryState, type BlacklistRecord, type MonitoringQuery, type State, type User } from '../state.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { filePools } from './file-pools.test-helper.js';
@@ -74,6 +74,14 @@ for (const [name, open] of stores) {
     expect((await state.monitoring.find(a, 'key', 'key-1')).map((m) => m.id)).toEqual(['mon_1']);
     await expect(state.monitoring.put(a, 'mon_2', query('mon_2', 'key-1'))).rejects.toEqual(new Duplicate('key'));
     expect(await state.monitoring.count(a)).toBe(1);
+  }, 60_000);
+
+  it(`${name}: stores two records that share a key no rule makes unique (one document number, two people), and finds both by it`, async () => {
+    const state = await open();
+    const person = (id: string, firstName: string) => ({ id, reason: 'fraud', documentNumber: 'SHARED-1', firstName, lastName: 'Doe' }) as BlacklistRecord;
+    await state.blacklist.put(a, 'blk_1', person('blk_1', 'Ann'));
+    await state.blacklist.put(a, 'blk_2', person('blk_2', 'Bob'));
+    expect((await state.blacklist.find(a, 'match', 'doc:shared-1')).map((r) => r.id)).toEqual(['blk_1', 'blk_2']);
   }, 60_000);
 
   it(`${name}: clearing one company leaves the other's records readable`, async () => {
