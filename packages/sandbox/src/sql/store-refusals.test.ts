@@ -81,7 +81,9 @@ for (const [name, open] of stores) {
     const person = (id: string, firstName: string) => ({ id, reason: 'fraud', documentNumber: 'SHARED-1', firstName, lastName: 'Doe' }) as BlacklistRecord;
     await state.blacklist.put(a, 'blk_1', person('blk_1', 'Ann'));
     await state.blacklist.put(a, 'blk_2', person('blk_2', 'Bob'));
-    expect((await state.blacklist.find(a, 'match', 'doc:shared-1')).map((r) => r.id)).toEqual(['blk_1', 'blk_2']);
+    // And inside a transaction, where the SQL store checks a write by itself rather than with others.
+    await state.transaction(a, (c) => c.blacklist.put(a, 'blk_3', person('blk_3', 'Cy')));
+    expect((await state.blacklist.find(a, 'match', 'doc:shared-1')).map((r) => r.id)).toEqual(['blk_1', 'blk_2', 'blk_3']);
   }, 60_000);
 
   it(`${name}: clearing one company leaves the other's records readable`, async () => {
