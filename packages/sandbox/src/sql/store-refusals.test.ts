@@ -49,9 +49,13 @@ for (const [name, open] of stores) {
       await c.users.put(a, 'usr_2', user('usr_2', 'one@example.org')).catch((error: Error) => refused.push(error.constructor.name));
       await c.users.put(a, 'usr_2', user('usr_2', 'two@example.org'));
       await c.users.put(a, 'usr_3', user('usr_3', 'three@example.org')).catch((error: Error) => refused.push(error.constructor.name));
-      return { refused, count: await c.users.count(a), found: (await c.users.find(a, 'email', 'three@example.org')).length };
+      // A blacklist record (a kind with keys of two indexes, one unique) whose identity another holds.
+      const record = (id: string) => ({ id, reason: 'fraud', documentNumber: 'ID-1', firstName: 'Ann', lastName: 'Doe' }) as BlacklistRecord;
+      await c.blacklist.put(a, 'blk_1', record('blk_1'));
+      await c.blacklist.put(a, 'blk_2', record('blk_2')).catch((error: Error) => refused.push(error.constructor.name));
+      return { refused, count: await c.users.count(a), found: (await c.users.find(a, 'email', 'three@example.org')).length, records: await c.blacklist.count(a) };
     });
-    expect(outcome).toEqual({ refused: ['Duplicate', 'StoreFull'], count: 2, found: 0 });
+    expect(outcome).toEqual({ refused: ['Duplicate', 'StoreFull', 'Duplicate'], count: 2, found: 0, records: 1 });
     expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2']);
     expect(await state.users.ownerOf('usr_3')).toBeUndefined();
   }, 60_000);
