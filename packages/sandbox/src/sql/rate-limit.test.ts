@@ -3,7 +3,7 @@
 // once, and the memory limiter's rules hold (window, block, fresh window after the block, unblock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
-import { createRateLimiter } from '../rate-limit.js';
+import { createRateLimiter, type AddressState } from '../rate-limit.js';
 import type { Database } from './database.js';
 import { twoHandleEngines } from './two-instances.test-helper.js';
 import { createSqlRateLimiter, rateLimitTables } from './rate-limit.js';
@@ -110,6 +110,67 @@ describe.each(twoHandleEngines)('%s', (_kind, open) => {
     clock.advance(60_000);
     await limiter.allow('10.0.7.4');
     expect(await rows()).toEqual(['10.0.7.4']);
+  });
+
+  // What the console's rate-limit page shows comes from `addresses()`: the same as the memory limiter's
+  // for the same requests at the same times.
+  const both = (limit: number, block: number) => {
+    const clock = manualClock();
+    return { clock, sql: createSqlRateLimiter({ database: first, perMinute: limit, blockMs: block, clock }), memory: createRateLimiter({ perMinute: limit, blockMs: block, clock }) };
+  };
+  const shownOf = async (limiter: { addresses(): AddressState[] | Promise<AddressState[]> }, ip: string) => (await limiter.addresses()).find((address) => address.ip === ip);
+
+  it('shows a block that outlasts its window as the memory limiter does: no requests, no window, the block’s end', async () => {
+    const { clock, sql, memory } = both(2, 120_000);
+    const start = clock.now();
+    for (let i = 0; i < 3; i++) expect([await sql.allow('10.0.8.1'), memory.allow('10.0.8.1')]).toEqual([i < 2, i < 2]);
+    clock.advance(59_999);
+    expect(await shownOf(sql, '10.0.8.1')).toEqual({ ip: '10.0.8.1', requests: 3, windowStart: start, blockedUntil: start + 120_000 });
+    clock.advance(1); // the window's minute is over, the block runs on
+    const shown = { ip: '10.0.8.1', requests: 0, windowStart: null, blockedUntil: start + 120_000 };
+    expect(await shownOf(sql, '10.0.8.1')).toEqual(shown);
+    expect(await shownOf(memory, '10.0.8.1')).toEqual(shown);
+  });
+
+  it('shows a block shorter than the window as over at its end, the window still counted, as the memory limiter does', async () => {
+    const { clock, sql, memory } = both(2, 1_000);
+    const start = clock.now();
+    for (let i = 0; i < 3; i++) expect([await sql.allow('10.0.8.2'), memory.allow('10.0.8.2')]).toEqual([i < 2, i < 2]);
+    clock.advance(999);
+    expect(await shownOf(sql, '10.0.8.2')).toEqual({ ip: '10.0.8.2', requests: 3, windowStart: start, blockedUntil: start + 1_000 });
+    clock.advance(1);
+    const shown = { ip: '10.0.8.2', requests: 3, windowStart: start, blockedUntil: null };
+    expect(await shownOf(sql, '10.0.8.2')).toEqual(shown);
+    expect(await shownOf(memory, '10.0.8.2')).toEqual(shown);
+  });
+
+  it('unblocks an address never seen, or whose block has just ended, without failing, and says it was not blocked, as the memory limiter does', async () => {
+    const { clock, sql, memory } = both(2, 1_000);
+    expect([await sql.unblock('10.0.8.3'), memory.unblock('10.0.8.3')]).toEqual([false, false]);
+    for (let i = 0; i < 3; i++) expect([await sql.allow('10.0.8.4'), memory.allow('10.0.8.4')]).toEqual([i < 2, i < 2]);
+    clock.advance(1_000);
+    expect([await sql.unblock('10.0.8.4'), memory.unblock('10.0.8.4')]).toEqual([false, false]);
+    // Unblocked or not, it starts a fresh window.
+    expect([await sql.allow('10.0.8.4'), memory.allow('10.0.8.4')]).toEqual([true, true]);
+  });
+
+  it('answers every request of a count that fails with the database’s error, and counts the next ones', async () => {
+    let failNext = true;
+    const failing: Database = {
+      ...first,
+      query: ((text: string, params?: unknown[]) => {
+        if (failNext && text.includes('insert into rate_limit_hits')) {
+          failNext = false;
+          return Promise.reject(new Error('connection lost'));
+        }
+        return first.query(text, params);
+      }) as Database['query'],
+    };
+    const limiter = createSqlRateLimiter({ database: failing, perMinute: 2, blockMs, clock: manualClock() });
+    const outcomes = await Promise.allSettled([limiter.allow('10.0.8.5'), limiter.allow('10.0.8.5'), limiter.allow('10.0.8.5')]);
+    expect(outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as Error).message : outcome.value))).toEqual(['connection lost', 'connection lost', 'connection lost']);
+    // Nothing was counted: the limit is whole for the next ones.
+    expect(await Promise.all([limiter.allow('10.0.8.5'), limiter.allow('10.0.8.5'), limiter.allow('10.0.8.5')])).toEqual([true, true, false]);
   });
 
   it('forgets every address on reset', async () => {
