@@ -162,3 +162,25 @@ it("answers a group only once the write-ahead log is on disk, after the company'
   await Promise.all([first, second]);
   expect(answered).toEqual(['usr_1', 'usr_2']);
 }, 60_000);
+
+it('keeps the writes before a transaction refused ahead of any statement (a handler’s refusal before it reads), in one group', async () => {
+  const { state, groups } = await open();
+  const outcomes = await Promise.allSettled([
+    // Reads, then writes: its write runs at once, in the group's savepoint.
+    state.transaction(a, async (tx) => {
+      await tx.users.count(a);
+      await tx.users.put(a, 'usr_1', user('usr_1', 'one@example.org'));
+    }),
+    state.transaction(a, async () => {
+      throw new Error('refused before reading');
+    }),
+    state.transaction(a, (tx) => tx.users.put(a, 'usr_2', user('usr_2', 'two@example.org'))),
+    state.transaction(a, async () => {
+      throw new Error('refused before reading');
+    }),
+    state.transaction(a, (tx) => tx.users.put(a, 'usr_3', user('usr_3', 'three@example.org'))),
+  ]);
+  expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'stored' : (outcome.reason as Error).message))).toEqual(['stored', 'refused before reading', 'stored', 'refused before reading', 'stored']);
+  expect(groups).toEqual([5]);
+  expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2', 'usr_3']);
+});
