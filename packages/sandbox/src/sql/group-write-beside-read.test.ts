@@ -38,3 +38,21 @@ it('answers a transaction whose read follows its write by a few turns, with the 
   expect(groups).toEqual([3]);
   expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_1', 'usr_2', 'usr_3']);
 }, 60_000);
+
+it('refuses a read sent beside its write only after a timer (the next transaction already started), and keeps none of that transaction', async () => {
+  const db = await newPool();
+  const state = sqlState(db, defaultLimits);
+  await state.clear();
+  const outcomes = await Promise.allSettled([
+    state.transaction(a, async (tx) => {
+      const [, count] = await Promise.all([tx.users.put(a, 'usr_1', user('usr_1')), new Promise((resolve) => setImmediate(resolve)).then(() => tx.users.count(a))]);
+      return count;
+    }),
+    state.transaction(a, (tx) => tx.users.put(a, 'usr_2', user('usr_2'))),
+  ]);
+  expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : (outcome.reason as Error).message))).toEqual([
+    'a statement of a transaction whose write is parked, after the next transaction started: await each write',
+    undefined,
+  ]);
+  expect((await state.users.list(a)).map((u) => u.id)).toEqual(['usr_2']);
+}, 60_000);
