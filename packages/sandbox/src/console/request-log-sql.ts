@@ -41,15 +41,17 @@ export function createSqlRequestLog({
   size = ringSize,
   pollMs = 250,
   batchMs = 100,
-  batchRows = 500,
+  batchRows = 100,
+  batchBytes = 256 * 1024,
 }: {
   database: Database;
   secrets: readonly string[];
   size?: number;
   pollMs?: number;
-  /** The longest a request waits to be written, and the most requests a batch waits for. */
+  /** The longest a request waits to be written, and the most requests and body bytes a batch waits for. */
   batchMs?: number;
   batchRows?: number;
+  batchBytes?: number;
 }): SqlRequestLog {
   let ready: Promise<void> | undefined;
   const prepare = () =>
@@ -64,6 +66,8 @@ export function createSqlRequestLog({
         throw error;
       }));
   let pending: { raw: Raw; companyKey: string | undefined }[] = [];
+  /** The bodies' bytes of the requests pending. */
+  let pendingBytes = 0;
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   /** The newest row this instance deleted: its next delete looks past it only. */
@@ -133,6 +137,7 @@ export function createSqlRequestLog({
     if (pending.length) {
       const batch = pending;
       pending = [];
+      pendingBytes = 0;
       writing = writing.then(() => write(batch)).catch(() => {});
     }
     return writing;
@@ -159,9 +164,11 @@ export function createSqlRequestLog({
     record(raw, companyKey) {
       if (closed) return;
       const waiting = pending.push({ raw, companyKey });
-      // A batch every `batchMs`, or sooner when `batchRows` wait: few statements and commits, whatever
-      // the rate of requests.
-      if (waiting >= batchRows) void writeNow();
+      pendingBytes += raw.requestBytes.length + raw.responseBytes.length;
+      // A batch every `batchMs`, or sooner when `batchRows` or `batchBytes` wait: few statements and
+      // commits, whatever the rate of requests, and none so large that encoding it in one turn holds up
+      // the requests in flight (request-log-sql-batch-size.test.ts says by how much).
+      if (waiting >= batchRows || pendingBytes >= batchBytes) void writeNow();
       else if (waiting === 1) {
         timer = setTimeout(writeNow, batchMs);
         timer.unref();
