@@ -1,6 +1,6 @@
 // The vitest configuration that Stryker runs for one scope: only the projects whose tests can kill that
 // scope's mutants, quickest test files first, and modules kept loaded between the files of a run.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
@@ -13,7 +13,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // longest run so far is kept in .mutation/ of the copy of the repository that Stryker tests in (its
 // first, full run times every file), so a test process that Stryker restarts still knows them.
 const durationsFile = join(root, '.mutation', 'test-durations.json');
-const durations = new Map<string, number>(existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : []);
+// A test process that Stryker kills (a mutant's timeout) while it writes the file leaves it empty or cut:
+// the next process then starts with no durations rather than failing to load this configuration.
+const readDurations = (): [string, number][] => {
+  try {
+    return existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : [];
+  } catch {
+    return [];
+  }
+};
+const durations = new Map<string, number>(readDurations());
 const keyOf = (project: string, moduleId: string) => `${project}:${moduleId}`;
 
 const recordDurations: Reporter = {
@@ -23,7 +32,9 @@ const recordDurations: Reporter = {
       durations.set(key, Math.max(durations.get(key) ?? 0, module.diagnostic().duration));
     }
     mkdirSync(join(root, '.mutation'), { recursive: true });
-    writeFileSync(durationsFile, JSON.stringify([...durations]));
+    // Written beside it and renamed: a process killed while writing never leaves a cut file.
+    writeFileSync(`${durationsFile}.${process.pid}`, JSON.stringify([...durations]));
+    renameSync(`${durationsFile}.${process.pid}`, durationsFile);
   },
 };
 
