@@ -4,8 +4,8 @@
 // is stored, and deleting a file makes room again.
 import { describe, expect, it } from 'vitest';
 import { toDataUri } from './media/data-uri.js';
-import { tinyPng } from './media/png.js';
 import { codeOf, keyA, sandboxPerTest } from './sandbox.test-helper.js';
+import { tinyPng } from './media/tiny-samples.test-helper.js';
 
 const startSandbox = sandboxPerTest();
 
@@ -14,9 +14,9 @@ const where = { stepKey: 'documents', questionKey: 'proof-of-address' };
 describe('the byte budget of a company, with files', () => {
   it('counts each file as its bytes plus 256', async () => {
     const t = await startSandbox({ limits: { maxBytesPerCompany: 10_000 } });
-    expect(tinyPng.length).toBe(69);
+    expect(tinyPng().length).toBe(69);
     const { id } = await t.a.begin({ configId: 'cfg-kyc-standard-01' });
-    const content = toDataUri('image/png', tinyPng);
+    const content = toDataUri('image/png', tinyPng());
     const ids: string[] = [];
     for (let i = 0; i < 29; i++) ids.push((await t.a.uploadFile({ sessionId: id, ...where, content })).result);
     expect(await codeOf(t.a.uploadFile({ sessionId: id, ...where, content }))).toBe('wrong-parameters');

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toDataUri } from '../media/data-uri.js';
 import { solidJpeg } from '../media/jpeg.js';
 import { makePdf } from '../media/pdf.js';
-import { solidPng, tinyPng } from '../media/png.js';
+import { solidPng } from '../media/png.js';
 import { codeOf, keyA, keyB, startTestSandbox } from '../sandbox.test-helper.js';
 import { blobBytes, dataUriBytes } from './files.test-helper.js';
 import { responseProblems } from './responses.test-helper.js';
+import { tinyPng } from '../media/tiny-samples.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -39,8 +40,8 @@ describe('upload, read and delete', () => {
     const id = await session();
     const jpeg = solidJpeg(16, 16, 'first');
     await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/jpeg', jpeg) });
-    await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng) });
-    await t.a.uploadFile({ sessionId: id, stepKey: 'documents', questionKey: 'occupation', content: toDataUri('image/png', tinyPng) });
+    await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng()) });
+    await t.a.uploadFile({ sessionId: id, stepKey: 'documents', questionKey: 'occupation', content: toDataUri('image/png', tinyPng()) });
     const first = await t.a.getQuestionFile({ sessionId: id, ...where });
     expect(responseProblems('current', 'getQuestionFile', first)).toEqual([]);
     expect(first.result.contentType).toBe('image/jpeg');
@@ -53,7 +54,7 @@ describe('upload, read and delete', () => {
 
   it('deletes for good', async () => {
     const id = await session();
-    const { result: fileId } = await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng) });
+    const { result: fileId } = await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng()) });
     const deleted = await t.a.deleteFile({ sessionId: id, ...where, filename: fileId });
     expect(deleted).toEqual({ result: true });
     expect(responseProblems('current', 'deleteFile', deleted)).toEqual([]);
@@ -74,7 +75,7 @@ describe('upload, read and delete', () => {
 
   it('goes with its session when the session is deleted', async () => {
     const id = await session();
-    await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng) });
+    await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng()) });
     await t.a.deleteSession({ sessionId: id });
     expect(await stored()).toBe(0);
   });
@@ -86,7 +87,7 @@ describe('refusals', () => {
     const jpeg = solidJpeg(8, 8);
     const bad = [
       toDataUri('image/png', jpeg), // declared PNG, JPEG bytes
-      toDataUri('application/pdf', tinyPng),
+      toDataUri('application/pdf', tinyPng()),
       toDataUri('image/gif', jpeg), // not an accepted type
       'data:image/png;base64,@@@@', // not base64
       'data:image/png;base64,iVBORw0KGgo', // cut short, no padding
@@ -100,7 +101,7 @@ describe('refusals', () => {
 
   it('refuses an unknown step or question', async () => {
     const id = await session();
-    const content = toDataUri('image/png', tinyPng);
+    const content = toDataUri('image/png', tinyPng());
     expect(await codeOf(t.a.uploadFile({ sessionId: id, stepKey: 'no-step', questionKey: 'proof-of-address', content }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.uploadFile({ sessionId: id, stepKey: 'documents', questionKey: 'no-question', content }))).toBe('wrong-parameters');
     // A step without questions (identity-document) takes no files.
@@ -110,7 +111,7 @@ describe('refusals', () => {
 
   it('refuses a file asked for under another step or question', async () => {
     const id = await session();
-    const { result: fileId } = await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng) });
+    const { result: fileId } = await t.a.uploadFile({ sessionId: id, ...where, content: toDataUri('image/png', tinyPng()) });
     expect(await codeOf(t.a.getFile({ sessionId: id, stepKey: 'documents', questionKey: 'occupation', filename: fileId }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.deleteFile({ sessionId: id, stepKey: 'other', questionKey: 'proof-of-address', filename: fileId }))).toBe('wrong-parameters');
     const other = await session();
@@ -119,7 +120,7 @@ describe('refusals', () => {
   });
 
   it('answers session-not-found for unknown sessions', async () => {
-    const content = toDataUri('image/png', tinyPng);
+    const content = toDataUri('image/png', tinyPng());
     expect(await codeOf(t.a.uploadFile({ sessionId: 'sess_nope', ...where, content }))).toBe('session-not-found');
     expect(await codeOf(t.a.getFile({ sessionId: 'sess_nope', ...where, filename: 'file_1' }))).toBe('session-not-found');
     expect(await codeOf(t.a.deleteFile({ sessionId: 'sess_nope', ...where, filename: 'file_1' }))).toBe('session-not-found');
@@ -128,7 +129,7 @@ describe('refusals', () => {
 
   it('keeps companies apart', async () => {
     const id = await session();
-    const content = toDataUri('image/png', tinyPng);
+    const content = toDataUri('image/png', tinyPng());
     const { result: fileId } = await t.a.uploadFile({ sessionId: id, ...where, content });
     expect(await codeOf(t.b.uploadFile({ sessionId: id, ...where, content }))).toBe('invalid-access');
     expect(await codeOf(t.b.getFile({ sessionId: id, ...where, filename: fileId }))).toBe('invalid-access');
@@ -147,7 +148,7 @@ describe('files of two steps that ask the same question', () => {
   it('are kept apart by step, and each file ID is a file_ ID', async () => {
     const question = (key: string) => ({ type: 'user-questionnaire', key, questions: [{ key: 'proof-of-address', type: 'attachment', mandatory: false, title: { en: 'Proof' } }] });
     const { id } = await t.a.begin({ steps: [question('first'), question('second')] } as never);
-    const { result: fileId } = await t.a.uploadFile({ sessionId: id, stepKey: 'first', questionKey: 'proof-of-address', content: toDataUri('image/png', tinyPng) });
+    const { result: fileId } = await t.a.uploadFile({ sessionId: id, stepKey: 'first', questionKey: 'proof-of-address', content: toDataUri('image/png', tinyPng()) });
     expect(fileId).toMatch(/^file_/);
     expect((await t.a.getQuestionFile({ sessionId: id, stepKey: 'first', questionKey: 'proof-of-address' })).result.contentType).toBe('image/png');
     expect(await codeOf(t.a.getQuestionFile({ sessionId: id, stepKey: 'second', questionKey: 'proof-of-address' }))).toBe('wrong-parameters');

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { solidJpeg, tinyJpeg } from '../media/jpeg.js';
+import { solidJpeg } from '../media/jpeg.js';
 import { sampleMp4 } from '../media/mp4.js';
-import { tinyPng } from '../media/png.js';
 import { codeOf, startTestSandbox } from '../sandbox.test-helper.js';
 import { responseProblems } from './responses.test-helper.js';
+import { tinyJpeg, tinyPng } from '../media/tiny-samples.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -53,7 +53,7 @@ describe('compareFaces', () => {
 
   it('finds no face under 65 px: wrong-parameters', async () => {
     expect(await codeOf(t.a.compareFaces({ face1: face(64), face2: face(120) }))).toBe('wrong-parameters');
-    expect(await codeOf(t.a.compareFaces({ face1: face(120), face2: tinyJpeg }))).toBe('wrong-parameters');
+    expect(await codeOf(t.a.compareFaces({ face1: face(120), face2: tinyJpeg() }))).toBe('wrong-parameters');
   });
 
   it('sizes a JPEG without a readable frame header from its hash, never under 80 px', async () => {
@@ -63,7 +63,7 @@ describe('compareFaces', () => {
   });
 
   it('refuses files that are not JPEG, missing files and text fields', async () => {
-    expect(await codeOf(t.a.compareFaces({ face1: tinyPng, face2: face(100) }))).toBe('wrong-parameters');
+    expect(await codeOf(t.a.compareFaces({ face1: tinyPng(), face2: face(100) }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face1: face(100), face2: new TextEncoder().encode('%PDF-1.7\n') }))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face1: face(100) } as never))).toBe('wrong-parameters');
     expect(await codeOf(t.a.compareFaces({ face2: face(100) } as never))).toBe('wrong-parameters');

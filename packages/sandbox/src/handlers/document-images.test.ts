@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashNumber } from '../media/hash.js';
 import { solidJpeg } from '../media/jpeg.js';
-import { tinyPng } from '../media/png.js';
 import { personFor, usDate } from '../persons.js';
 import { codeOf, startTestSandbox } from '../sandbox.test-helper.js';
 import { checkDigit } from './document-images.js';
 import { responseProblems } from './responses.test-helper.js';
+import { tinyPng } from '../media/tiny-samples.test-helper.js';
 
 let t: Awaited<ReturnType<typeof startTestSandbox>>;
 beforeEach(async () => {
@@ -89,10 +89,10 @@ describe('legacy image processing', () => {
   });
 
   it.each(names)('%s refuses an image that is not a JPEG, a missing image and a text field', async (name) => {
-    expect(await codeOf(t.legacyA[name]({ image: tinyPng }))).toBe('wrong-parameters');
+    expect(await codeOf(t.legacyA[name]({ image: tinyPng() }))).toBe('wrong-parameters');
     expect(await codeOf(t.legacyA[name]({ image: new Uint8Array([0xff, 0xd8]) }))).toBe('wrong-parameters');
     expect(await codeOf(t.legacyA[name]({} as never))).toBe('wrong-parameters');
     expect(await codeOf(t.legacyA[name]({ image: 'a picture' } as never))).toBe('wrong-parameters');
-    expect(await codeOf(t.legacyB[name]({ image: tinyPng }))).toBe('wrong-parameters');
+    expect(await codeOf(t.legacyB[name]({ image: tinyPng() }))).toBe('wrong-parameters');
   });
 });

@@ -84,6 +84,3 @@ export function jpegSize(bytes: Uint8Array): { width: number; height: number } |
   }
   return undefined;
 }
-
-/** The smallest sample: an 8x8 grey JPEG. */
-export const tinyJpeg: Uint8Array = solidJpeg(8, 8);

@@ -4,19 +4,20 @@ import { gzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readTar } from '../handlers/files.test-helper.js';
 import type { Session } from '../state.js';
-import { jpegSize, solidJpeg, tinyJpeg } from './jpeg.js';
+import { jpegSize, solidJpeg } from './jpeg.js';
 import { sampleMp4, topLevelBoxes } from './mp4.js';
-import { solidPng, tinyPng } from './png.js';
+import { solidPng } from './png.js';
 import { callShots, callVideo, filesTime, hasKycMedia, livenessVideo, sessionImage, visualMarkers } from './session-files.js';
 import { isJpeg, sniffMediaType } from './sniff.js';
 import { makeTar } from './tar.js';
+import { tinyJpeg, tinyPng } from './tiny-samples.test-helper.js';
 
 const pdfBytes = new Uint8Array(Buffer.from('%PDF-1.7\n%%EOF\n', 'latin1'));
 
 describe('sniffMediaType', () => {
   it('tells each sample by its magic number', () => {
-    expect(sniffMediaType(tinyJpeg)).toBe('image/jpeg');
-    expect(sniffMediaType(tinyPng)).toBe('image/png');
+    expect(sniffMediaType(tinyJpeg())).toBe('image/jpeg');
+    expect(sniffMediaType(tinyPng())).toBe('image/png');
     expect(sniffMediaType(pdfBytes)).toBe('application/pdf');
     expect(sniffMediaType(sampleMp4())).toBe('video/mp4');
   });
@@ -24,7 +25,7 @@ describe('sniffMediaType', () => {
   it('knows nothing of other bytes, a signature cut short, or one at the wrong place', () => {
     expect(sniffMediaType(new Uint8Array(Buffer.from('GIF89a')))).toBeUndefined();
     expect(sniffMediaType(new Uint8Array([0xff, 0xd8]))).toBeUndefined();
-    expect(sniffMediaType(tinyPng.subarray(0, 7))).toBeUndefined();
+    expect(sniffMediaType(tinyPng().subarray(0, 7))).toBeUndefined();
     expect(sniffMediaType(new Uint8Array(Buffer.from('%PDF', 'latin1')))).toBeUndefined();
     expect(sniffMediaType(new Uint8Array(Buffer.from('ftypisom', 'latin1')))).toBeUndefined(); // ftyp at 0, not at 4
     expect(sniffMediaType(sampleMp4().subarray(0, 7))).toBeUndefined();
@@ -33,8 +34,8 @@ describe('sniffMediaType', () => {
   });
 
   it('isJpeg: true for JPEG bytes only', () => {
-    expect(isJpeg(tinyJpeg)).toBe(true);
-    expect(isJpeg(tinyPng)).toBe(false);
+    expect(isJpeg(tinyJpeg())).toBe(true);
+    expect(isJpeg(tinyPng())).toBe(false);
     expect(isJpeg(undefined)).toBe(false);
   });
 });
@@ -44,7 +45,7 @@ describe('solidJpeg and jpegSize', () => {
     expect(jpegSize(solidJpeg(320, 200))).toEqual({ width: 320, height: 200 });
     expect(jpegSize(solidJpeg(1, 65_535))).toEqual({ width: 1, height: 65_535 });
     expect(jpegSize(solidJpeg(65_535, 1, 'wide'))).toEqual({ width: 65_535, height: 1 });
-    expect(jpegSize(tinyJpeg)).toEqual({ width: 8, height: 8 });
+    expect(jpegSize(tinyJpeg())).toEqual({ width: 8, height: 8 });
   });
 
   it('is a whole JPEG: start and end markers, no marker inside the scan data, one 6-bit code a block', () => {
@@ -86,7 +87,7 @@ describe('solidJpeg and jpegSize', () => {
 
   it('jpegSize is undefined for what declares no usable size', () => {
     const sof0 = (w: number, h: number) => [0xff, 0xc0, 0, 11, 8, h >> 8, h & 0xff, w >> 8, w & 0xff, 1, 1, 0x11, 0];
-    expect(jpegSize(tinyPng)).toBeUndefined();
+    expect(jpegSize(tinyPng())).toBeUndefined();
     expect(jpegSize(new Uint8Array([0xff, 0xd9]))).toBeUndefined(); // not a start of image
     expect(jpegSize(new Uint8Array([0x00, 0xd8, ...sof0(8, 8)]))).toBeUndefined();
     expect(jpegSize(new Uint8Array([0xff, 0xd8, 0xff, 0xd9, ...sof0(8, 8)]))).toBeUndefined(); // end of image first
@@ -136,7 +137,7 @@ describe('solidPng', () => {
   });
 
   it('is light grey by default, without a comment unless given one, and a comment is printable ASCII', () => {
-    const chunks = pngChunks(tinyPng);
+    const chunks = pngChunks(tinyPng());
     expect(chunks.map((c) => c.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
     expect([...inflateSync(chunks[1]!.data)]).toEqual([0, 0xd0, 0xd0, 0xd0]);
     expect(pngChunks(solidPng(1, 1, 'é\u0000x'))[1]!.data.toString('latin1')).toBe('Comment\0??x');
@@ -153,7 +154,7 @@ describe('solidPng', () => {
 
 describe('makeTar', () => {
   it('holds each file with its name, bytes and the time given, and ends with the end-of-archive marker', async () => {
-    const files = [{ name: 'a.jpg', bytes: tinyJpeg }, { name: 'b.mp4', bytes: sampleMp4('x') }];
+    const files = [{ name: 'a.jpg', bytes: tinyJpeg() }, { name: 'b.mp4', bytes: sampleMp4('x') }];
     const tar = makeTar(files, Date.UTC(2026, 0, 2, 3, 4, 5));
     const entries = await readTar(tar);
     expect(entries.map((e) => [e.name, e.type, e.mtime.toISOString(), Buffer.from(e.bytes).toString('hex')])).toEqual(

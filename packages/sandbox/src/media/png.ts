@@ -45,6 +45,3 @@ export function solidPng(width: number, height: number, comment?: string, rgb: [
     ]),
   );
 }
-
-/** The smallest sample: a 1x1 grey PNG. */
-export const tinyPng: Uint8Array = solidPng(1, 1);
