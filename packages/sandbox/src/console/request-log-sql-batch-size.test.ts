@@ -4,33 +4,15 @@
 // against 5.5 to 7 ms with batches of 100 (docs/benchmarks.md, ninth session). So a batch is written once
 // 100 requests wait, or once their kept bodies reach 256 KiB, whichever comes first, without waiting for
 // the batch's timer.
-import { afterAll, expect, inject, it } from 'vitest';
-import type { Database } from '../sql/database.js';
-import { createTestDatabase } from '../sql/pg-cluster.test-helper.js';
-import { openPostgres } from '../sql/postgres.js';
-import { createSqlRequestLog, type SqlRequestLog } from './request-log-sql.js';
+import { expect, it } from 'vitest';
+import { logsOnTestDatabases } from './request-log-sql-logs.test-helper.js';
 import { rawRequest } from './request-log-rows.test-helper.js';
+import type { SqlRequestLog } from './request-log-sql.js';
 
 const key = 'ck_test_log_batch_size_0000';
-const opened: Database[] = [];
-const logs: SqlRequestLog[] = [];
-afterAll(async () => {
-  for (const log of logs) log.close();
-  for (const db of opened) await db.close();
-});
-
 /** A writer and a reader on a database of their own; the writer's timer never fires in the test. */
-async function writerAndReader() {
-  const url = await createTestDatabase(inject('postgresUrl'));
-  const made: SqlRequestLog[] = [];
-  for (let i = 0; i < 2; i++) {
-    const database = await openPostgres(url);
-    opened.push(database);
-    made.push(createSqlRequestLog({ database, secrets: [key], batchMs: 60_000 }));
-  }
-  logs.push(...made);
-  return made as [SqlRequestLog, SqlRequestLog];
-}
+const logsOn = logsOnTestDatabases({ secrets: [key], batchMs: 60_000 });
+const writerAndReader = async () => (await logsOn(2)) as [SqlRequestLog, SqlRequestLog];
 
 const count = async (reader: SqlRequestLog) => (await reader.list(key, { limit: 1000 })).length;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200));

@@ -3,34 +3,16 @@
 // one request by its ID; the addresses requests came from; requests written in batches (at once when a
 // batch is full, else after the batch's wait, and on close), nothing taken after the close; the latest rows
 // kept across batches; an open console told of each request written after it opened, until it closes.
-import { afterAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Database } from '../sql/database.js';
-import { createTestDatabase } from '../sql/pg-cluster.test-helper.js';
-import { openPostgres } from '../sql/postgres.js';
-import { createSqlRequestLog, type SqlRequestLog } from './request-log-sql.js';
+import type { SqlRequestLog } from './request-log-sql.js';
+import { logsOnTestDatabases } from './request-log-sql-logs.test-helper.js';
 import { rawRequest } from './request-log-rows.test-helper.js';
 
 const keyA = 'ck_test_log_reads_a_0000';
 const keyB = 'ck_test_log_reads_b_0000';
-const opened: Database[] = [];
-const logs: SqlRequestLog[] = [];
-afterAll(async () => {
-  for (const log of logs) log.close();
-  for (const db of opened) await db.close();
-});
-
 /** A database of its own, and `count` logs on it. */
-async function logsOn(count: number, options: Partial<Parameters<typeof createSqlRequestLog>[0]> = {}) {
-  const url = await createTestDatabase(inject('postgresUrl'));
-  const made: SqlRequestLog[] = [];
-  for (let i = 0; i < count; i++) {
-    const database = await openPostgres(url);
-    opened.push(database);
-    made.push(createSqlRequestLog({ database, secrets: [keyA, keyB], batchMs: 60_000, ...options }));
-  }
-  logs.push(...made);
-  return made;
-}
+const logsOn = logsOnTestDatabases({ secrets: [keyA, keyB], batchMs: 60_000 });
 
 const raw = rawRequest;
 const numbers = (entries: { entry: { request: { text: string | null } } }[]) => entries.map((item) => JSON.parse(item.entry.request.text!).n as number);
@@ -177,19 +159,14 @@ it('creates its table once when several instances start on a new database at onc
 }, 60_000);
 
 it('tries again to create its table when the first try failed', async () => {
-  const url = await createTestDatabase(inject('postgresUrl'));
-  const database = await openPostgres(url);
-  opened.push(database);
   let failures = 1;
-  const flaky: Database = {
+  const [log] = (await logsOn(1, { secrets: [keyA] }, (database): Database => ({
     ...database,
     kind: database.kind,
     query: (text, params) => database.query(text, params),
     transaction: (work) => (failures-- > 0 ? Promise.reject(new Error('the server went away')) : database.transaction(work)),
     close: () => database.close(),
-  };
-  const log = createSqlRequestLog({ database: flaky, secrets: [keyA], batchMs: 60_000 });
-  logs.push(log);
+  }))) as [SqlRequestLog];
   await expect(log.list(keyA)).rejects.toThrow('the server went away');
   log.record(raw(1), keyA);
   expect(numbers(await log.list(keyA))).toEqual([1]);
