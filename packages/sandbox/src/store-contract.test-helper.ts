@@ -3,14 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreFull } from './errors.js';
 import { defaultLimits, type Limits } from './limits.js';
-import type { Attachment, BlacklistRecord, State, User } from './state.js';
+import type { Attachment, State } from './state.js';
 import { Duplicate } from './store.js';
+import { blk, user } from './sample-records.test-helper.js';
 
 const a = 'ck_test_store_a_0000';
 const b = 'ck_test_store_b_0000';
 
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
-const blk = (id: string, documentNumber: string, extra: Partial<BlacklistRecord> = {}): BlacklistRecord => ({ id, reason: 'fraud', documentNumber, ...extra });
 
 /** A fresh state for each test; `close` ends whatever it opened. */
 export type StateFactory = (limits: Limits) => Promise<{ state: State; close(): Promise<void> }>;

@@ -3,12 +3,11 @@
 // read its writes fails with it, and memory holds exactly what disk holds.
 import { afterEach, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
+import { user } from '../sample-records.test-helper.js';
 
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 const [a, b, c] = ['ck_test_groupfail_a_0000', 'ck_test_groupfail_b_0000', 'ck_test_groupfail_c_0000'];
 
 const opened: Database[] = [];

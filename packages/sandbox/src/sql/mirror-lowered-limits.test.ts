@@ -3,14 +3,13 @@
 // not served (a warning names each), the others are served, and raising the limits again serves them all.
 import { afterEach, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
+import { user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_lowered_a_0000';
 const b = 'ck_test_lowered_b_0000';
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 
 const opened: Database[] = [];
 afterEach(async () => {

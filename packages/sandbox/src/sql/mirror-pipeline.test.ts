@@ -6,12 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
+import { user } from '../sample-records.test-helper.js';
 
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 const [a, b, c] = ['ck_test_pipeline_a_0000', 'ck_test_pipeline_b_0000', 'ck_test_pipeline_c_0000'];
 
 const opened: Database[] = [];

@@ -3,14 +3,14 @@
 // deleted and put again is listed after the records added since its delete, as the memory store lists it.
 import { afterEach, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { Group, User } from '../state.js';
+import type { Group } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { heldCommits } from './held-commits.test-helper.js';
 import { openPglite } from './pglite.js';
+import { user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_rewrites_a_0000';
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 const group = (id: string): Group => ({ id, name: id, memberUserIds: [] });
 
 const opened: Database[] = [];

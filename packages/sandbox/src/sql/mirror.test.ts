@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { User } from '../state.js';
 import type { Database } from './database.js';
 import { mirroredState } from './mirror.js';
 import { openPglite } from './pglite.js';
+import { user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_mirror_a_0000';
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 
 const opened: Database[] = [];
 const dirs: string[] = [];

@@ -7,17 +7,16 @@
 import { expect, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits } from '../limits.js';
-import { collectionSpecs, type BlacklistRecord, type User } from '../state.js';
+import { collectionSpecs, type User } from '../state.js';
 import { Duplicate, type CollectionOptions } from '../store.js';
 import type { Database } from './database.js';
 import { filePools } from './file-pools.test-helper.js';
 import { putBatch, putChecked, sqlState, unsafe, usageTally } from './store.js';
+import { blk, user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_direct_a_0000';
 const b = 'ck_test_direct_b_0000';
 const specs = collectionSpecs(defaultLimits);
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
-const blk = (id: string, documentNumber: string): BlacklistRecord => ({ id, reason: 'fraud', documentNumber }) as BlacklistRecord;
 const size = (record: unknown) => specs.users.sizeOf!(record as User);
 
 const pool = filePools();

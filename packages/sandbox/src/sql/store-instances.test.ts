@@ -4,15 +4,14 @@
 // of record, with one ID twice or one unique key twice, each end as they would one at a time.
 import { expect, it } from 'vitest';
 import { defaultLimits } from '../limits.js';
-import type { BlacklistRecord, Group, User } from '../state.js';
+import type { Group } from '../state.js';
 import { Duplicate } from '../store.js';
 import { filePools } from './file-pools.test-helper.js';
 import { sqlState } from './store.js';
+import { blk, user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_instances_a_0000';
 const pool = filePools();
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
-const blk = (id: string, documentNumber: string): BlacklistRecord => ({ id, reason: 'fraud', documentNumber }) as BlacklistRecord;
 const group = (id: string): Group => ({ id, name: id, memberUserIds: [] }) as unknown as Group;
 
 it("serialises a company's check-then-write transactions across two instances on one database", async () => {

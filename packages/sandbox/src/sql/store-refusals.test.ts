@@ -8,15 +8,15 @@
 import { expect, it } from 'vitest';
 import { StoreFull } from '../errors.js';
 import { defaultLimits, type Limits } from '../limits.js';
-import { memoryState, type BlacklistRecord, type MonitoringQuery, type State, type User } from '../state.js';
+import { memoryState, type BlacklistRecord, type MonitoringQuery, type State } from '../state.js';
 import { Duplicate } from '../store.js';
 import type { Database } from './database.js';
 import { filePools } from './file-pools.test-helper.js';
 import { sqlState } from './store.js';
+import { user } from '../sample-records.test-helper.js';
 
 const a = 'ck_test_refusals_a_0000';
 const b = 'ck_test_refusals_b_0000';
-const user = (id: string, email: string): User => ({ id, username: email, email, roles: ['call_center_operator'], emailVerified: false });
 
 const pool = filePools();
 let shared: Promise<Database> | undefined;
