@@ -1,0 +1,51 @@
+// A group commit (group-commit.ts) whose rollback to a transaction's savepoint fails (the connection
+// failed there, say): the group ends without its COMMIT, so nothing of the refused transaction is
+// committed; that transaction gets its own answer, and the transactions waiting behind it run in a new
+// group. On a database that records statements and refuses the first rollback to a savepoint: the
+// group's own rule, not PostgreSQL's turning a COMMIT after a failed statement into a ROLLBACK.
+import { expect, it } from 'vitest';
+import type { Database } from './database.js';
+import { groupCommit } from './group-commit.js';
+
+function refusingFirstRollback() {
+  const statements: string[] = [];
+  let refused = false;
+  const query = async (text: string) => {
+    statements.push(text);
+    if (text === 'rollback to savepoint g' && !refused) {
+      refused = true;
+      throw new Error('connection lost');
+    }
+    return [];
+  };
+  const tx: Database = { kind: 'postgres', query: query as Database['query'], transaction: (work) => work(tx), close: async () => {} };
+  const db: Database = {
+    kind: 'postgres',
+    query: query as Database['query'],
+    transaction: async (work) => {
+      statements.push('begin');
+      const value = await work(tx);
+      statements.push('commit');
+      return value;
+    },
+    close: async () => {},
+  };
+  return { db, statements };
+}
+
+it('commits nothing of a group whose rollback to a savepoint failed, and runs the transactions waiting behind it in the next group', async () => {
+  const { db, statements } = refusingFirstRollback();
+  const groups: number[] = [];
+  const run = groupCommit(db, async (tx, company) => void (await tx.query(`lock ${company}`)), { onCommit: (size) => groups.push(size) });
+  const outcomes = await Promise.allSettled([
+    run('c', async (tx) => {
+      await tx.query('w1');
+      throw new Error('refused by its handler');
+    }),
+    run('c', async (tx) => (await tx.query('w2'), 2)),
+    run('c', async (tx) => (await tx.query('w3'), 3)),
+  ]);
+  expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(['refused by its handler', 2, 3]);
+  expect(statements.filter((s) => /^(begin|commit|w\d)$/.test(s))).toEqual(['begin', 'w1', 'begin', 'w2', 'w3', 'commit']);
+  expect(groups).toEqual([2]);
+});
