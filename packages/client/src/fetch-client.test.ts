@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchClient, createLegacyFetchClient, createThrottle } from './index.js';
 import { baseUrl, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
-import { settle, virtualClock } from './virtual-clock.test-helper.js';
+import { settle, settled, virtualClock } from './virtual-clock.test-helper.js';
 
 type Seen = { contentType: string | null; body: Record<string, unknown> };
 
@@ -78,7 +78,7 @@ describe('the openapi-fetch clients', () => {
       await settle();
       expect(sent).toHaveLength(2);
       await clock.advance(61_000);
-      await Promise.all(calls);
+      await settled(Promise.all(calls));
       expect(sent).toHaveLength(3);
     }
   });

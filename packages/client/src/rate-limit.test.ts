@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { createClient, createLegacyClient } from './index.js';
 import { createThrottle, memoryStore, sharedThrottle, systemClock, type ThrottleStore } from './rate-limit.js';
 import { baseUrl, fakeClock, fakeFetch, fakeKey, json } from './fake-fetch.test-helper.js';
-import { settle, virtualClock } from './virtual-clock.test-helper.js';
+import { settle, settled, virtualClock } from './virtual-clock.test-helper.js';
 
 /** Starts `count` acquisitions and records when each one got through. */
 function acquireMany(throttle: ReturnType<typeof createThrottle>, clock: { now(): number }, count: number, signal?: AbortSignal) {
@@ -39,7 +39,7 @@ describe('the throttle', () => {
     const clock = virtualClock();
     const throttle = createThrottle(3, clock);
     const times: number[] = [];
-    await throttle.acquire().then(() => times.push(clock.now()));
+    await settled(throttle.acquire().then(() => times.push(clock.now())));
     await clock.advance(30_000);
     const rest = acquireMany(throttle, clock, 4);
     await clock.runAll();
@@ -53,7 +53,7 @@ describe('the throttle', () => {
     const order: number[] = [];
     const done = [0, 1, 2, 3].map((i) => throttle.acquire().then(() => order.push(i)));
     await clock.runAll();
-    await Promise.all(done);
+    await settled(Promise.all(done));
     expect(order).toEqual([0, 1, 2, 3]);
     expect(clock.now()).toBe(183_000);
   });
@@ -61,13 +61,13 @@ describe('the throttle', () => {
   it('drops a waiting request whose signal aborts, with the signal’s reason, and lets the next one take its turn', async () => {
     const clock = virtualClock();
     const throttle = createThrottle(1, clock);
-    await throttle.acquire();
+    await settled(throttle.acquire());
     const controller = new AbortController();
     const aborted = throttle.acquire(controller.signal);
     const next = acquireMany(throttle, clock, 1);
     await clock.advance(10_000);
     controller.abort(new Error('caller gave up'));
-    await expect(aborted).rejects.toThrow('caller gave up');
+    await expect(settled(aborted)).rejects.toThrow('caller gave up');
     await clock.advance(51_000);
     expect(next.times).toEqual([61_000]);
   });
@@ -83,7 +83,7 @@ describe('the throttle', () => {
 
   it('gives up waiting when a real timeout fires, and stops its own timer once nobody waits', async () => {
     const throttle = createThrottle(1);
-    await throttle.acquire();
+    await settled(throttle.acquire());
     const started = Date.now();
     await expect(throttle.acquire(AbortSignal.timeout(50))).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -103,8 +103,8 @@ describe('the throttle', () => {
     const throttle = createThrottle(10, { clock, store });
     const first = throttle.acquire();
     const second = throttle.acquire();
-    await expect(first).rejects.toThrow('store unreachable');
-    await expect(second).resolves.toBeUndefined();
+    await expect(settled(first)).rejects.toThrow('store unreachable');
+    await expect(settled(second)).resolves.toBeUndefined();
   });
 
   it('waits as long as a shared store says before asking it again', async () => {
@@ -121,8 +121,8 @@ describe('the throttle', () => {
 
   it('is not held up for an hour when the wall clock is set back an hour', async () => {
     const throttle = createThrottle(2);
-    await throttle.acquire();
-    await throttle.acquire();
+    await settled(throttle.acquire());
+    await settled(throttle.acquire());
     vi.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000);
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const controller = new AbortController();
@@ -131,7 +131,7 @@ describe('the throttle', () => {
     const delays = timers.mock.calls.map((call) => Number(call[1]));
     vi.restoreAllMocks();
     controller.abort(new Error('done'));
-    await expect(waiting).rejects.toThrow('done');
+    await expect(settled(waiting)).rejects.toThrow('done');
     expect(delays.length).toBeGreaterThan(0);
     expect(Math.max(...delays)).toBeLessThanOrEqual(61_000);
   });
@@ -152,7 +152,7 @@ describe('the throttle of clients', () => {
     const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false });
     const times: number[] = [];
     for (let i = 0; i < 601; i++) {
-      await idv.listGroups();
+      await settled(idv.listGroups());
       times.push(clock.now());
     }
     expect(sent).toHaveLength(601);
@@ -169,7 +169,7 @@ describe('the throttle of clients', () => {
     await clock.advance(60_999);
     expect(sent).toHaveLength(600);
     await clock.advance(1);
-    await Promise.all(calls);
+    await settled(Promise.all(calls));
     expect(sent).toHaveLength(601);
     expect(sharedThrottle(clock)).toBe(sharedThrottle(clock));
   });
@@ -183,7 +183,7 @@ describe('the throttle of clients', () => {
     await settle();
     expect(sent).toHaveLength(600);
     await clock.advance(61_000);
-    await Promise.all(calls);
+    await settled(Promise.all(calls));
     expect(sent).toHaveLength(601);
   });
 
@@ -203,7 +203,7 @@ describe('the throttle of clients', () => {
     await settle();
     expect(sent).toHaveLength(702);
     await clock.advance(61_000);
-    await Promise.all(calls);
+    await settled(Promise.all(calls));
     expect(sent).toHaveLength(703);
   });
 
@@ -217,7 +217,7 @@ describe('the throttle of clients', () => {
     await settle();
     expect(sent).toHaveLength(2);
     await clock.advance(61_000);
-    await Promise.all(calls);
+    await settled(Promise.all(calls));
     expect(sent).toHaveLength(3);
   });
 
@@ -225,12 +225,12 @@ describe('the throttle of clients', () => {
     const clock = virtualClock();
     const { fetch, sent } = fakeFetch(() => json({ result: [] }));
     const idv = createClient({ companyKey: fakeKey, baseUrl, fetch, clock, retry: false, rateLimit: { perMinute: 1 } });
-    await idv.listGroups();
+    await settled(idv.listGroups());
     const controller = new AbortController();
     const waiting = idv.listGroups(undefined, { signal: controller.signal });
     await clock.advance(1_000);
     controller.abort(new Error('no longer needed'));
-    await expect(waiting).rejects.toBeDefined();
+    await expect(settled(waiting)).rejects.toBeDefined();
     await clock.advance(61_000);
     expect(sent).toHaveLength(1);
   });
@@ -278,15 +278,15 @@ describe('the throttle’s edges', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     try {
       const throttle = createThrottle(2);
-      await throttle.acquire();
-      await throttle.acquire();
+      await settled(throttle.acquire());
+      await settled(throttle.acquire());
       vi.setSystemTime(Date.now() - 3_600_000);
       let through = false;
       const waiting = throttle.acquire().then(() => (through = true));
       await vi.advanceTimersByTimeAsync(60_999);
       expect(through).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      await waiting;
+      await settled(waiting);
       expect(through).toBe(true);
     } finally {
       vi.useRealTimers();
@@ -297,12 +297,12 @@ describe('the throttle’s edges', () => {
     const clock = virtualClock();
     const signal = new AbortController().signal;
     const throttle = createThrottle(1, clock);
-    await throttle.acquire(signal);
+    await settled(throttle.acquire(signal));
     const waiting = throttle.acquire(signal);
     await settle();
     expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     await clock.advance(61_000);
-    await waiting;
+    await settled(waiting);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
 
     const failing = createThrottle(1, { clock, store: { take: async () => Promise.reject(new Error('store unreachable')) } });
@@ -315,13 +315,13 @@ describe('the throttle’s edges', () => {
   it('stops its own sleep once the only waiting request gave up', async () => {
     const clock = virtualClock();
     const throttle = createThrottle(1, clock);
-    await throttle.acquire();
+    await settled(throttle.acquire());
     const controller = new AbortController();
     const waiting = throttle.acquire(controller.signal);
     await settle();
     expect(clock.pending).toBe(1);
     controller.abort(new Error('gave up'));
-    await expect(waiting).rejects.toThrow('gave up');
+    await expect(settled(waiting)).rejects.toThrow('gave up');
     await settle();
     expect(clock.pending).toBe(0);
   });
@@ -336,9 +336,9 @@ describe('the throttle’s edges', () => {
     const staying = throttle.acquire();
     await clock.advance(1_000);
     controller.abort(new Error('gave up'));
-    await expect(leaving).rejects.toThrow('gave up');
+    await expect(settled(leaving)).rejects.toThrow('gave up');
     await clock.runAll();
-    await staying;
+    await settled(staying);
     expect(asked).toEqual([0, 5_000]);
   });
 
@@ -356,7 +356,7 @@ describe('the throttle’s edges', () => {
     };
     const throttle = createThrottle(10, { clock, store });
     const order: number[] = [];
-    await Promise.all([0, 1, 2, 3].map((i) => throttle.acquire().then(() => order.push(i))));
+    await settled(Promise.all([0, 1, 2, 3].map((i) => throttle.acquire().then(() => order.push(i)))));
     expect(order).toEqual([0, 1, 2, 3]);
     expect(most).toBe(1);
   });
@@ -368,7 +368,7 @@ describe('the throttle’s edges', () => {
     const first = throttle.acquire().catch((error: unknown) => error);
     await settle();
     expect(await Promise.race([first, 'still waiting'])).toEqual(new Error('store unreachable'));
-    await expect(throttle.acquire()).resolves.toBeUndefined();
+    await expect(settled(throttle.acquire())).resolves.toBeUndefined();
   });
 
   it('does not crash the process when a request gives up while a shared store is being asked', async () => {
@@ -385,7 +385,7 @@ describe('the throttle’s edges', () => {
         const leaving = throttle.acquire(controller.signal);
         await settle();
         controller.abort(new Error('gave up'));
-        await expect(leaving).rejects.toThrow('gave up');
+        await expect(settled(leaving)).rejects.toThrow('gave up');
         release();
         await settle();
         await settle();
@@ -399,7 +399,7 @@ describe('the throttle’s edges', () => {
 
 describe('the shared default throttle', () => {
   it('is a throttle, the one a client made without rateLimit uses', async () => {
-    await expect(sharedThrottle().acquire()).resolves.toBeUndefined();
+    await expect(settled(sharedThrottle().acquire())).resolves.toBeUndefined();
   });
 
   it('is kept under the global key that every version of the package looks for', () => {

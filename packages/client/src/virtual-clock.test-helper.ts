@@ -8,6 +8,20 @@ type Timer = { at: number; seq: number; fire(): void };
 /** Lets every pending promise callback run (the microtask queue drains before the next macrotask). */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * The promise's outcome once the callbacks now pending have run, or a failure saying it still waits. On a
+ * virtual clock nothing else can move it, so awaiting it bare would hang the test (and a mutation run, up
+ * to its timeout and a restart) where the throttle lost a request.
+ */
+export async function settled<T>(promise: PromiseLike<T>, turns = 10): Promise<T> {
+  const outcome: { done: boolean } = { done: false };
+  const watched = Promise.resolve(promise).finally(() => (outcome.done = true));
+  watched.catch(() => {});
+  for (let turn = 0; turn < turns && !outcome.done; turn++) await settle();
+  if (!outcome.done) throw new Error(`still waiting after ${turns} turns of the event loop`);
+  return watched;
+}
+
 export function virtualClock(start = 0) {
   let now = start;
   let seq = 0;
