@@ -26,7 +26,7 @@ const planOf = async (statement: string) => ((await sql!.unsafe(`explain (analyz
 
 const put = (id: string, identity: string) => `execute put('${id}', '${company}', 100, '{}', null, array['identity', 'match'], array['${identity}', 'match-${id}'], 'blacklist', array['identity'], array['${identity}'], null, null)`;
 const many = (n: string) =>
-  `execute many(array['blk_a${n}', 'blk_b${n}'], array[100, 100], array['{}', '{}'], '${company}', 'blacklist', array['identity', 'match', 'identity', 'match'], array['ia${n}', 'ma${n}', 'ib${n}', 'mb${n}'], array['blk_a${n}', 'blk_a${n}', 'blk_b${n}', 'blk_b${n}'], array['identity', 'identity'], array['ia${n}', 'ib${n}'], null, null, 2, 200)`;
+  `execute many(array['blk_a${n}', 'blk_b${n}'], array[100, 100], '[{}, {}]', '${company}', 'blacklist', array['identity', 'match', 'identity', 'match'], array['ia${n}', 'ma${n}', 'ib${n}', 'mb${n}'], array['blk_a${n}', 'blk_a${n}', 'blk_b${n}', 'blk_b${n}'], array['identity', 'identity'], array['ia${n}', 'ib${n}'], null, null, 2, 200)`;
 
 beforeAll(async () => {
   const url = await createTestDatabase(inject('postgresUrl'));
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // The generic plans, made (at their first run) while the tables are empty, as on a new database.
   await sql.unsafe('set plan_cache_mode = force_generic_plan');
   await sql.unsafe(`prepare put(text, text, integer, text, bytea, text[], text[], text, text[], text[], float8, float8) as ${checkedWriteSql('blacklist_records')}`);
-  await sql.unsafe(`prepare many(text[], integer[], text[], text, text, text[], text[], text[], text[], text[], float8, float8, integer, bigint) as ${manyNewSql('blacklist_records')}`);
+  await sql.unsafe(`prepare many(text[], integer[], text, text, text, text[], text[], text[], text[], text[], float8, float8, integer, bigint) as ${manyNewSql('blacklist_records')}`);
   await sql.unsafe('begin');
   await sql.unsafe(put('blk_first', 'identity-first'));
   await sql.unsafe(many('first'));
@@ -62,7 +62,7 @@ it('the write of several new records reads only their own IDs and keys', async (
   expect(mostRowsFrom(plan, 'blacklist_records')).toBeLessThanOrEqual(2);
   // A stored ID is still found: nothing is written.
   const [row] = await sql!.unsafe(
-    `execute many(array['blk_x', 'blk_7'], array[100, 100], array['{}', '{}'], '${company}', 'blacklist', array['identity', 'identity'], array['ix', 'iy'], array['blk_x', 'blk_7'], array['identity', 'identity'], array['ix', 'iy'], null, null, 2, 200)`,
+    `execute many(array['blk_x', 'blk_7'], array[100, 100], '[{}, {}]', '${company}', 'blacklist', array['identity', 'identity'], array['ix', 'iy'], array['blk_x', 'blk_7'], array['identity', 'identity'], array['ix', 'iy'], null, null, 2, 200)`,
   );
   expect(row).toMatchObject({ written: false });
 }, 60_000);

@@ -160,8 +160,9 @@ export const manyNewSql = (table: string): string => `with
    ),
    record as (
      insert into ${table} (id, company, size, data, bytes)
-     select i.id, $4, i.size, i.data::json, null from unnest($1::text[], $2::integer[], $3::text[]) with ordinality as i(id, size, data, n)
-     where exists (select 1 from ok) order by i.n
+     select i.id, $4, i.size, d.data, null
+     from unnest($1::text[], $2::integer[]) with ordinality as i(id, size, n) join json_array_elements($3::text::json) with ordinality as d(data, n) using (n)
+     where exists (select 1 from ok) order by n
    ),
    fresh as (
      insert into ${table}_keys (company, name, key, id) select $4, k.name, k.key, k.id from unnest($6::text[], $7::text[], $8::text[]) as k(name, key, id)
@@ -345,7 +346,9 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
     const [row] = await tx.query<{ written: boolean }>(manyNewSql(table), [
       [...ids],
       items.map((item) => item.size),
-      items.map((item) => item.data),
+      // The records as ONE JSON array, not an array of texts that the driver escapes and the server parses
+      // element by element (and then each text again as JSON); a `json` value keeps each element's text.
+      `[${items.map((item) => item.data).join(',')}]`,
       company,
       name,
       keyNames,
