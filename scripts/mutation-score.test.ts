@@ -46,3 +46,19 @@ describe('where a run writes', () => {
     expect(readFileSync(new URL('../.gitignore', import.meta.url), 'utf8').split('\n')).toContain('.mutation/');
   });
 });
+
+describe('what a scope mutates', () => {
+  it('leaves out tests, type tests and test helpers wherever it takes a whole folder', async () => {
+    const { readdirSync } = await import('node:fs');
+    const stryker = new URL('../stryker/', import.meta.url);
+    const configs = readdirSync(stryker).filter((file) => file.endsWith('.config.mjs'));
+    expect(configs).toEqual(expect.arrayContaining(['client.config.mjs', 'sandbox.config.mjs']));
+    for (const file of configs) {
+      const { mutate } = (await import(new URL(file, stryker).href)).default as { mutate: string[] };
+      for (const folder of mutate.filter((glob) => glob.endsWith('/**/*.ts')).map((glob) => glob.slice(0, -'*.ts'.length))) {
+        // A mutant in a test file is never switched on by the code under test: counted as no coverage.
+        for (const kind of ['*.test.ts', '*.test-d.ts', '*.test-helper.ts']) expect(mutate, `${file}: ${folder}${kind}`).toContain(`!${folder}${kind}`);
+      }
+    }
+  });
+});

@@ -6,6 +6,7 @@ export default scopeConfig('sandbox', [
   'packages/sandbox/src/**/*.ts',
   '!packages/sandbox/src/**/*.test.ts',
   '!packages/sandbox/src/**/*.test-helper.ts',
+  '!packages/sandbox/src/**/*.test-d.ts',
   '!packages/sandbox/src/cli.ts',
   '!packages/sandbox/src/trigger.ts',
 ]);
