@@ -398,6 +398,7 @@ function sqlCollection<T>(name: keyof Collections, options: CollectionOptions<T>
         Number.isFinite(context.limits.maxBytesPerCompany) ? context.limits.maxBytesPerCompany : null,
       ]);
     } catch (error) {
+      // Stryker disable next-line StringLiteral: a unique violation comes only from a kind with unique keys, so `unique[0]` is set.
       if (isUniqueViolation(error)) throw new Duplicate(unique[0] ?? 'key');
       throw error;
     }
