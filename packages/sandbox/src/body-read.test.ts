@@ -67,6 +67,15 @@ describe('readBody of an upload\'s JSON', () => {
     expect((await readBody(requestOf(json, [`{"k":"v","file":"${file.slice(0, 50)}`, `${file.slice(50)}"}`]), 'json', 1_000, upload)).fields).toEqual({ k: 'v', file });
   });
 
+  it('reads a body of a JSON media type with a suffix (+json) the same way, with the same bounds', async () => {
+    const problemJson = { 'content-type': 'application/problem+json' };
+    expect((await readBody(requestOf(problemJson, [`{"file":"${file}"}`]), 'json', 1_000, upload)).fields).toEqual({ file });
+    expect(await refusalOf(readBody(requestOf(problemJson, [`{${' '.repeat(120)}"file":"${file.slice(100)}"}`]), 'json', 300, upload))).toEqual({
+      message: 'the fields around the files take over 100 bytes',
+      unread: true,
+    });
+  });
+
   it.each([
     ['a body over the limit', json, [`{"file":"${file}`, `${file}"}`], { message: 'body over 300 bytes', unread: true }],
     ['a declared length over the limit', { ...json, 'content-length': '301' }, [], { message: 'body over 300 bytes', unread: true }],
@@ -74,6 +83,8 @@ describe('readBody of an upload\'s JSON', () => {
     ['a long string that is not a file', json, [`{"k":"${file}"}`], { message: 'malformed JSON', unread: false }],
     ['malformed JSON', json, [`{"file":"${file}"`], { message: 'malformed JSON', unread: false }],
     ['an array', json, ['[]'], { message: 'the body is not a JSON object', unread: false }],
+    ['null', json, ['null'], { message: 'the body is not a JSON object', unread: false }],
+    ['a number', json, ['7'], { message: 'the body is not a JSON object', unread: false }],
   ])('refuses %s', async (_name, headers, chunks, refusal) => {
     expect(await refusalOf(readBody(requestOf(headers, chunks), 'json', 300, upload))).toEqual(refusal);
   });

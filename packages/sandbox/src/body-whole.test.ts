@@ -55,6 +55,7 @@ describe('readBody of a body already whole', () => {
     const { request } = buffered(`{"d":"${'x'.repeat(200)}"}`, { complete: true });
     const error = await readBody(request, 'json', 100).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadInput);
+    expect((error as BadInput).message).toBe('body over 100 bytes');
     expect((error as BadInput).unread).toBe(true);
   });
 });
