@@ -4,33 +4,13 @@
 // group. On a database that records statements and refuses the first rollback to a savepoint: the
 // group's own rule, not PostgreSQL's turning a COMMIT after a failed statement into a ROLLBACK.
 import { expect, it } from 'vitest';
-import type { Database } from './database.js';
 import { groupCommit } from './group-commit.js';
+import { fakeDatabase } from './scripted-database.test-helper.js';
 
+/** Refuses the first rollback to a savepoint, as a connection lost there would. */
 function refusingFirstRollback() {
-  const statements: string[] = [];
   let refused = false;
-  const query = async (text: string) => {
-    statements.push(text);
-    if (text === 'rollback to savepoint g' && !refused) {
-      refused = true;
-      throw new Error('connection lost');
-    }
-    return [];
-  };
-  const tx: Database = { kind: 'postgres', query: query as Database['query'], transaction: (work) => work(tx), close: async () => {} };
-  const db: Database = {
-    kind: 'postgres',
-    query: query as Database['query'],
-    transaction: async (work) => {
-      statements.push('begin');
-      const value = await work(tx);
-      statements.push('commit');
-      return value;
-    },
-    close: async () => {},
-  };
-  return { db, statements };
+  return fakeDatabase({ failQuery: (text) => text === 'rollback to savepoint g' && !refused && (refused = true) });
 }
 
 it('commits nothing of a group whose rollback to a savepoint failed, and runs the transactions waiting behind it in the next group', async () => {

@@ -4,6 +4,8 @@ import { afterAll, inject } from 'vitest';
 import type { Database } from './database.js';
 import { createTestDatabase } from './pg-cluster.test-helper.js';
 import { openPostgres } from './postgres.js';
+import { defaultLimits } from '../limits.js';
+import { sqlState } from './store.js';
 
 /** Call at the top of a test file; the function it returns opens a new pool on the file's database. */
 export function filePools(): () => Promise<Database> {
@@ -17,4 +19,12 @@ export function filePools(): () => Promise<Database> {
     opened.push(db);
     return db;
   };
+}
+
+/** The SQL store on a new pool of `newPool`, emptied, with the size of each group it commits (onCommit). */
+export async function emptyStoreCountingGroups(newPool: () => Promise<Database>) {
+  const groups: number[] = [];
+  const state = sqlState(await newPool(), defaultLimits, { onCommit: (size) => groups.push(size) });
+  await state.clear();
+  return { state, groups };
 }

@@ -3,21 +3,14 @@
 // then throws, one writes its own record again, one is a transaction beside plain puts. Each answer and
 // each stored row is what the same transactions one after another give.
 import { expect, it } from 'vitest';
-import { defaultLimits } from '../limits.js';
 import type { User } from '../state.js';
-import { filePools } from './file-pools.test-helper.js';
-import { sqlState } from './store.js';
+import { emptyStoreCountingGroups, filePools } from './file-pools.test-helper.js';
 
 const a = 'ck_test_then_more_a_0000';
 const person = (id: string, firstName = id): User => ({ id, username: `${id}@example.org`, email: `${id}@example.org`, roles: ['call_center_operator'], emailVerified: false, firstName });
 
 const newPool = filePools();
-async function open() {
-  const groups: number[] = [];
-  const state = sqlState(await newPool(), defaultLimits, { onCommit: (size) => groups.push(size) });
-  await state.clear();
-  return { state, groups };
-}
+const open = () => emptyStoreCountingGroups(newPool);
 const outcome = (settled: PromiseSettledResult<unknown>) => (settled.status === 'fulfilled' ? settled.value : `error: ${(settled.reason as Error).message}`);
 const put = (state: Awaited<ReturnType<typeof open>>['state'], id: string) => state.transaction(a, (tx) => tx.users.put(a, id, person(id)));
 

@@ -4,21 +4,14 @@
 // answer. A group is counted (onCommit) only with the transactions it committed. Puts of two kinds sent
 // at once each land in their own kind.
 import { expect, it } from 'vitest';
-import { defaultLimits } from '../limits.js';
 import type { Session } from '../state.js';
 import { Duplicate } from '../store.js';
 import { user } from '../sample-records.test-helper.js';
-import { filePools } from './file-pools.test-helper.js';
-import { sqlState } from './store.js';
+import { emptyStoreCountingGroups, filePools } from './file-pools.test-helper.js';
 
 const a = 'ck_test_sent_again_a_0000';
 const newPool = filePools();
-async function open() {
-  const groups: number[] = [];
-  const state = sqlState(await newPool(), defaultLimits, { onCommit: (size) => groups.push(size) });
-  await state.clear();
-  return { state, groups };
-}
+const open = () => emptyStoreCountingGroups(newPool);
 const outcome = (settled: PromiseSettledResult<unknown>) =>
   settled.status === 'fulfilled' ? 'stored' : settled.reason instanceof Duplicate ? 'duplicate' : `error: ${(settled.reason as Error).message}`;
 
