@@ -122,6 +122,7 @@ describe('readBody of a form', () => {
     ['JSON', json, ['{}'], { message: 'expected form data, got application/json', unread: false }],
     ['no content type', {}, ['a=1'], { message: 'expected form data, got no content type', unread: false }],
     ['a multipart body without a boundary', { 'content-type': 'multipart/form-data' }, ['--b--'], { message: 'malformed form: Multipart: Boundary not found', unread: false }],
+    ['a multipart body cut before its end', { 'content-type': 'multipart/form-data; boundary=b' }, ['--b\r\ncontent-disposition: form-data; name="a"\r\n\r\n1'], { message: 'malformed form: Unexpected end of form', unread: false }],
   ])('refuses %s', async (_name, headers, chunks, refusal) => {
     expect(await refusalOf(readBody(requestOf(headers, chunks), 'multipart', 100))).toEqual(refusal);
   });
