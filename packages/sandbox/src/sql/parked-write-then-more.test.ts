@@ -4,10 +4,12 @@
 // each stored row is what the same transactions one after another give.
 import { expect, it } from 'vitest';
 import type { User } from '../state.js';
+import { user } from '../sample-records.test-helper.js';
 import { emptyStoreCountingGroups, filePools } from './file-pools.test-helper.js';
 
 const a = 'ck_test_then_more_a_0000';
-const person = (id: string, firstName = id): User => ({ id, username: `${id}@example.org`, email: `${id}@example.org`, roles: ['call_center_operator'], emailVerified: false, firstName });
+// The shared sample user, with a first name that tells two versions of one record apart.
+const person = (id: string, firstName = id): User => ({ ...user(id, `${id}@example.org`), firstName });
 
 const newPool = filePools();
 const open = () => emptyStoreCountingGroups(newPool);
